@@ -1,0 +1,391 @@
+import Dispatch
+import Synchronization
+
+/// The engine under `Store` and `Derived`: one value behind a lock, an
+/// ordered queue of events, and a delivery loop that hands each event to the
+/// subscribers that existed when it happened.
+///
+/// Guarantees:
+/// - Events are appended under the storage lock, so their order is commit order.
+/// - One thread at a time delivers (the holder of `delivery`), in queue order,
+///   so a subscriber never runs concurrently with itself and never sees an
+///   older value after a newer one.
+/// - A thread that is not inside any delivery blocks until the queue it
+///   appended to is drained, so its deliveries happen before `commit` returns.
+///   A thread that is already delivering (re-entrant commits, derived values
+///   updating inside their source's delivery, cross-store commits) never
+///   blocks: it leaves its events to the current deliverer. That is what makes
+///   re-entrancy deadlock-free.
+/// - Subscriber closures never run under the storage lock.
+final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
+  typealias Subscriber = CoreSubscriber<Value, Activity>
+
+  enum Event: Sendable {
+    case change(sequence: UInt64, previous: Value?, current: Value)
+    case first(Subscriber, Value)
+    case activity(sequence: UInt64, Activity)
+  }
+
+  struct Storage: Sendable {
+    var value: Value
+    var sequence: UInt64 = 0
+    var subscribers: [Subscriber] = []
+    /// Subscribers that receive `Changes` and so are promised the previous value.
+    var changeSubscribers = 0
+    /// Subscribers of any kind that receive values (`Changes` or plain values).
+    var valueSubscribers = 0
+    var activitySubscribers = 0
+    var pending: [Event] = []
+    var retained: [StoreSubscription] = []
+  }
+
+  private let storage: Mutex<Storage>
+  /// The thread inside `withStorage`, to report re-entrant use instead of deadlocking.
+  private let owner = Atomic<UInt>(0)
+  /// Set when a cancellation could not take the lock (it came from inside a commit).
+  private let needsPurge = Atomic<Bool>(false)
+  /// Held by the delivering thread; its value is a spare event buffer so that
+  /// steady-state delivery allocates nothing.
+  private let delivery = Mutex<[Event]>([])
+  let isEqual: @Sendable (Value, Value) -> Bool
+  let middlewares: [CommitMiddleware<Value>]
+
+  init(
+    _ value: Value,
+    isEqual: @escaping @Sendable (Value, Value) -> Bool,
+    middlewares: [CommitMiddleware<Value>] = []
+  ) {
+    storage = Mutex(Storage(value: value))
+    self.isEqual = isEqual
+    self.middlewares = middlewares
+  }
+
+  deinit {
+    let subscribers = storage.withLock { $0.subscribers }
+    for subscriber in subscribers {
+      subscriber.terminate()
+    }
+  }
+
+  // MARK: - Locking
+
+  /// Runs `body` under the storage lock, trapping with a clear message when
+  /// the calling thread already holds it (which would deadlock).
+  @inline(__always)
+  func withStorage<Result, Failure: Error>(
+    _ operation: StaticString = #function,
+    _ body: (inout Storage) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let me = ThreadIdentity.current
+    if owner.load(ordering: .relaxed) == me {
+      Misuse.report(
+        """
+        '\(operation)' was called on a store from inside one of that store's own commit \
+        closures or commit middlewares. The store is locked there, so this would deadlock. \
+        Move the call after the commit returns, or into a subscriber.
+        """)
+    }
+    nonisolated(unsafe) var result: Result?
+    try storage.withLock { (storage) throws(Failure) -> Void in
+      owner.store(me, ordering: .relaxed)
+      defer { owner.store(0, ordering: .relaxed) }
+      if needsPurge.load(ordering: .relaxed) {
+        Self.purgeCancelled(&storage)
+        needsPurge.store(false, ordering: .relaxed)
+      }
+      result = try body(&storage)
+    }
+    return result!
+  }
+
+  var value: Value {
+    withStorage("state") { $0.value }
+  }
+
+  // MARK: - Writing
+
+  /// Mutates the value in place; see `Store.commit` for the contract.
+  func commit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var notify = false
+    let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
+      let keepsPrevious = storage.changeSubscribers > 0 || !middlewares.isEmpty
+      let previous: Value? = keepsPrevious ? storage.value : nil
+      var written = false
+      let result: Result
+      if Failure.self == Never.self {
+        // Cannot throw: mutate the stored value itself, with no copy.
+        result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+          try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+            try body(InoutRef(value, written: written))
+          }
+        }
+      } else {
+        // May throw: work on a copy so a throw leaves the state untouched.
+        var draft = storage.value
+        result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+          try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
+            try body(InoutRef(value, written: written))
+          }
+        }
+        if written { storage.value = draft }
+      }
+      guard written else { return result }
+      if let previous {
+        if !middlewares.isEmpty {
+          let trace = trace()
+          for middleware in middlewares {
+            middleware.body(previous, &storage.value, trace)
+          }
+        }
+        if isEqual(previous, storage.value) { return result }
+      }
+      notify = Self.record(&storage, previous: previous)
+      return result
+    }
+    if notify { drain() }
+    return result
+  }
+
+  /// Replaces the value when it differs from the current one.
+  ///
+  /// - Returns: Whether the value changed.
+  @discardableResult
+  func publish(_ newValue: Value) -> Bool {
+    var notify = false
+    let changed = withStorage("publish") { storage -> Bool in
+      if isEqual(storage.value, newValue) { return false }
+      let previous: Value? = storage.changeSubscribers > 0 ? storage.value : nil
+      storage.value = newValue
+      notify = Self.record(&storage, previous: previous)
+      return true
+    }
+    if notify { drain() }
+    return changed
+  }
+
+  /// Counts a change and queues its event when anyone receives values.
+  private static func record(_ storage: inout Storage, previous: Value?) -> Bool {
+    storage.sequence &+= 1
+    guard storage.valueSubscribers > 0 else { return false }
+    storage.pending.append(
+      .change(
+        sequence: storage.sequence,
+        previous: storage.changeSubscribers > 0 ? previous : nil,
+        current: storage.value))
+    return true
+  }
+
+  func send(_ activity: Activity) {
+    let notify = withStorage("send") { storage -> Bool in
+      storage.sequence &+= 1
+      guard storage.activitySubscribers > 0 else { return false }
+      storage.pending.append(.activity(sequence: storage.sequence, activity))
+      return true
+    }
+    if notify { drain() }
+  }
+
+  // MARK: - Subscribing
+
+  /// Registers a subscriber and returns its token together with the value
+  /// current at registration (which is also its first delivery, unless dropped).
+  func subscribe(
+    _ receiver: Subscriber.Receiver,
+    dropsFirst: Bool,
+    queue: DeliveryQueue,
+    onTerminate: (@Sendable () -> Void)? = nil
+  ) -> (StoreSubscription, Value) {
+    let (subscriber, value, notify) = withStorage("subscribe") { storage in
+      let subscriber = Subscriber(
+        receiver, queue: queue, startSequence: storage.sequence, onTerminate: onTerminate)
+      storage.subscribers.append(subscriber)
+      Self.count(subscriber, in: &storage, by: 1)
+      var notify = false
+      if !dropsFirst, !subscriber.receivesActivities {
+        storage.pending.append(.first(subscriber, storage.value))
+        notify = true
+      }
+      return (subscriber, storage.value, notify)
+    }
+    let token = StoreSubscription(
+      cancel: { [weak self] in
+        subscriber.markCancelled()
+        self?.remove(subscriber)
+      },
+      retainInSource: { [weak self] token in
+        guard let self else { return false }
+        self.withStorage("storeWhileSourceActive") { $0.retained.append(token) }
+        return true
+      })
+    if notify { drain() }
+    return (token, value)
+  }
+
+  private func remove(_ subscriber: Subscriber) {
+    if owner.load(ordering: .relaxed) == ThreadIdentity.current {
+      // Cancelled from inside a commit closure: the lock is ours but busy.
+      // The subscriber is already marked cancelled; drop it on the next lock.
+      needsPurge.store(true, ordering: .relaxed)
+      return
+    }
+    withStorage("cancel") { storage in
+      if let index = storage.subscribers.firstIndex(where: { $0 === subscriber }) {
+        storage.subscribers.remove(at: index)
+        Self.count(subscriber, in: &storage, by: -1)
+      }
+    }
+  }
+
+  private static func purgeCancelled(_ storage: inout Storage) {
+    var kept: [Subscriber] = []
+    kept.reserveCapacity(storage.subscribers.count)
+    for subscriber in storage.subscribers {
+      if subscriber.isCancelled {
+        count(subscriber, in: &storage, by: -1)
+      } else {
+        kept.append(subscriber)
+      }
+    }
+    storage.subscribers = kept
+  }
+
+  private static func count(_ subscriber: Subscriber, in storage: inout Storage, by delta: Int) {
+    switch subscriber.receiver {
+    case .changes:
+      storage.changeSubscribers += delta
+      storage.valueSubscribers += delta
+    case .values:
+      storage.valueSubscribers += delta
+    case .activity:
+      storage.activitySubscribers += delta
+    }
+  }
+
+  // MARK: - Delivering
+
+  /// Delivers every queued event; see the type's discussion for who blocks.
+  func drain() {
+    var mayBlock = ThreadIdentity.deliveryDepth == 0
+    while true {
+      let ran: Bool
+      if mayBlock {
+        delivery.withLock { deliverPending(using: &$0) }
+        ran = true
+      } else {
+        ran = delivery.withLockIfAvailable { deliverPending(using: &$0) } != nil
+      }
+      // If another thread holds the delivery lock it will see our events:
+      // it re-checks the queue after releasing the lock.
+      guard ran else { return }
+      mayBlock = false
+      guard storage.withLock({ !$0.pending.isEmpty }) else { return }
+    }
+  }
+
+  private func deliverPending(using batch: inout [Event]) {
+    ThreadIdentity.withDelivery {
+      while true {
+        let subscribers = storage.withLock { storage -> [Subscriber] in
+          swap(&storage.pending, &batch)
+          return storage.subscribers
+        }
+        if batch.isEmpty { return }
+        for event in batch {
+          deliver(event, to: subscribers)
+        }
+        batch.removeAll(keepingCapacity: true)
+      }
+    }
+  }
+
+  private func deliver(_ event: Event, to subscribers: [Subscriber]) {
+    switch event {
+    case .change(let sequence, let previous, let current):
+      for subscriber in subscribers where subscriber.startSequence < sequence {
+        switch subscriber.receiver {
+        case .changes(let receive):
+          subscriber.perform(receive, Changes(previous: previous, current: current))
+        case .values(let receive):
+          subscriber.perform(receive, current)
+        case .activity:
+          continue
+        }
+      }
+    case .first(let subscriber, let value):
+      switch subscriber.receiver {
+      case .changes(let receive):
+        subscriber.perform(receive, Changes(previous: nil, current: value))
+      case .values(let receive):
+        subscriber.perform(receive, value)
+      case .activity:
+        break
+      }
+    case .activity(let sequence, let activity):
+      for subscriber in subscribers where subscriber.startSequence < sequence {
+        if case .activity(let receive) = subscriber.receiver {
+          subscriber.perform(receive, activity)
+        }
+      }
+    }
+  }
+}
+
+/// One registered subscriber of a `StateCore`.
+final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
+  enum Receiver: Sendable {
+    case changes(@Sendable (Changes<Value>) -> Void)
+    case values(@Sendable (Value) -> Void)
+    case activity(@Sendable (Activity) -> Void)
+  }
+
+  let receiver: Receiver
+  let queue: DeliveryQueue
+  /// Events with a sequence number above this happened after registration.
+  let startSequence: UInt64
+  private let onTerminate: (@Sendable () -> Void)?
+  private let cancelled = Atomic<Bool>(false)
+
+  init(
+    _ receiver: Receiver, queue: DeliveryQueue, startSequence: UInt64,
+    onTerminate: (@Sendable () -> Void)?
+  ) {
+    self.receiver = receiver
+    self.queue = queue
+    self.startSequence = startSequence
+    self.onTerminate = onTerminate
+  }
+
+  var receivesActivities: Bool {
+    if case .activity = receiver { return true }
+    return false
+  }
+
+  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  func markCancelled() {
+    cancelled.store(true, ordering: .releasing)
+  }
+
+  /// The source went away: no more deliveries, and tell the subscriber.
+  func terminate() {
+    let wasCancelled = cancelled.exchange(true, ordering: .acquiringAndReleasing)
+    if !wasCancelled { onTerminate?() }
+  }
+
+  /// Calls `receive` with `payload` where this subscriber asked to be called.
+  /// The synchronous path allocates nothing.
+  @inline(__always)
+  func perform<Payload: Sendable>(_ receive: @escaping @Sendable (Payload) -> Void, _ payload: Payload) {
+    switch queue {
+    case .committingThread:
+      if !isCancelled { receive(payload) }
+    case .main:
+      DispatchQueue.main.async { if !self.isCancelled { receive(payload) } }
+    case .dispatch(let queue):
+      queue.async { if !self.isCancelled { receive(payload) } }
+    }
+  }
+}

@@ -1,0 +1,151 @@
+/// What a subscriber receives: the new state and the one before it.
+///
+/// Member lookup reads the new state, so `changes.count` is
+/// `changes.current.count`. The `ifChanged` family runs a closure only when
+/// the selected part differs from the previous state's, and always on a first
+/// delivery, where there is no previous state:
+///
+/// ```swift
+/// store.sinkState { changes in
+///   changes.ifChanged(\.count) { count in render(count) }
+///   changes.ifChanged(\.title, \.subtitle) { title, subtitle in relabel(title, subtitle) }
+/// }
+/// .storeWhileSourceActive()
+/// ```
+@dynamicMemberLookup
+public struct Changes<State> {
+  /// The state before the change, or `nil` on a first delivery.
+  public let previous: State?
+  /// The state after the change.
+  public let current: State
+
+  /// Creates a change from `previous` to `current`.
+  ///
+  /// - Parameters:
+  ///   - previous: The state before the change; `nil` for a first delivery.
+  ///   - current: The state after the change.
+  public init(previous: State?, current: State) {
+    self.previous = previous
+    self.current = current
+  }
+
+  /// Reads a property of the new state.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    current[keyPath: keyPath]
+  }
+
+  /// Whether the value at `keyPath` differs from the previous state's.
+  ///
+  /// - Parameter keyPath: The part of the state to compare.
+  /// - Returns: `true` when it differs, and on a first delivery.
+  /// - Complexity: One read at `keyPath` of each state and one `==`.
+  public func hasChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Bool {
+    guard let previous else { return true }
+    return previous[keyPath: keyPath] != current[keyPath: keyPath]
+  }
+
+  /// Whether the value that `select` picks differs from the previous state's.
+  ///
+  /// - Parameters:
+  ///   - select: Picks the part of the state to compare.
+  ///   - areEqual: Decides whether two picked values are the same.
+  /// - Returns: `true` when they differ, and on a first delivery.
+  public func hasChanged<Value>(
+    _ select: (State) throws -> Value,
+    comparedBy areEqual: (Value, Value) throws -> Bool
+  ) rethrows -> Bool {
+    guard let previous else { return true }
+    return try !areEqual(select(previous), select(current))
+  }
+
+  /// Runs `body` with the values at `keyPaths` when any of them changed.
+  ///
+  /// ```swift
+  /// changes.ifChanged(\.count) { count in label = "\(count)" }
+  /// changes.ifChanged(\.width, \.height) { width, height in resize(width, height) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPaths: One or more parts of the state to compare.
+  ///   - body: Receives the new values, in the order of `keyPaths`.
+  /// - Returns: What `body` returned, or `nil` when nothing changed.
+  @discardableResult
+  public func ifChanged<each Value: Equatable, Result>(
+    _ keyPaths: repeat KeyPath<State, each Value>,
+    then body: (repeat each Value) throws -> Result
+  ) rethrows -> Result? {
+    if let previous {
+      var changed = false
+      for keyPath in repeat each keyPaths {
+        changed = changed || previous[keyPath: keyPath] != current[keyPath: keyPath]
+      }
+      guard changed else { return nil }
+    }
+    return try body(repeat current[keyPath: each keyPaths])
+  }
+
+  /// Runs `body` when the values that `select` picks changed, compared with
+  /// `==` element by element.
+  ///
+  /// ```swift
+  /// changes.ifChanged({ ($0.firstName, $0.lastName) }) { first, last in greet(first, last) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - select: Picks one value or a tuple of values from a state.
+  ///   - body: Receives the values picked from the new state.
+  /// - Returns: What `body` returned, or `nil` when nothing changed.
+  @discardableResult
+  public func ifChanged<each Value: Equatable, Result>(
+    _ select: (State) throws -> (repeat each Value),
+    _ body: (repeat each Value) throws -> Result
+  ) rethrows -> Result? {
+    let new = try select(current)
+    if let previous {
+      let old = try select(previous)
+      var changed = false
+      for (a, b) in repeat (each old, each new) {
+        changed = changed || a != b
+      }
+      guard changed else { return nil }
+    }
+    return try body(repeat each new)
+  }
+
+  /// Runs `body` when the value that `select` picks changed, as decided by
+  /// `areEqual`; for values that are not `Equatable` or need a looser test.
+  ///
+  /// - Parameters:
+  ///   - select: Picks the value from a state.
+  ///   - areEqual: Decides whether two picked values are the same.
+  ///   - body: Receives the value picked from the new state.
+  /// - Returns: What `body` returned, or `nil` when nothing changed.
+  @discardableResult
+  public func ifChanged<Value, Result>(
+    _ select: (State) throws -> Value,
+    comparedBy areEqual: (Value, Value) throws -> Bool,
+    _ body: (Value) throws -> Result
+  ) rethrows -> Result? {
+    let new = try select(current)
+    if let previous, try areEqual(select(previous), new) { return nil }
+    return try body(new)
+  }
+
+  /// A change of a part of this state, for handing a slice to a child.
+  ///
+  /// - Parameter keyPath: The part to keep.
+  /// - Returns: The change of that part alone.
+  public func map<Value>(_ keyPath: KeyPath<State, Value>) -> Changes<Value> {
+    Changes<Value>(previous: previous?[keyPath: keyPath], current: current[keyPath: keyPath])
+  }
+}
+
+extension Changes: Sendable where State: Sendable {}
+extension Changes: Equatable where State: Equatable {}
+
+extension Changes: CustomStringConvertible {
+  /// The previous and current states.
+  public var description: String {
+    "Changes(previous: \(previous.map { "\($0)" } ?? "nil"), current: \(current))"
+  }
+}

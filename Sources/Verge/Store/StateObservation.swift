@@ -1,0 +1,83 @@
+import Observation
+import Synchronization
+
+/// Connects reads through `store.state` with Swift Observation.
+///
+/// Each property read registers an access on this object (the subject the
+/// Observation machinery sees) under a key path that stands for the state's
+/// key path, and arms a check that remembers the value read. When a commit
+/// changes that value, the check fires `withMutation` for that key path
+/// alone and disarms; the next read arms it again. So a reader is
+/// invalidated only by commits that change what it read, and the store keeps
+/// just the small values that were read, never a whole previous state.
+final class StateObservation<State: Sendable>: Observable, Sendable {
+  private typealias Check = @Sendable (State) -> Bool
+
+  private struct Armed: Sendable {
+    var checks: [SendableKeyPath: Check] = [:]
+    var subscription: StoreSubscription?
+  }
+
+  private let registrar = ObservationRegistrar()
+  private let armed = Mutex(Armed())
+  private let subscribe: @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?
+
+  /// - Parameter subscribe: Registers a receiver of every state change of
+  ///   the store, without a first delivery; `nil` once the store is gone.
+  init(subscribe: @escaping @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?) {
+    self.subscribe = subscribe
+  }
+
+  /// Stands for the state's key path in the registrar; never read.
+  subscript(member member: SendableKeyPath) -> Void { () }
+
+  private func arm(_ keyPath: SendableKeyPath, check: @escaping Check) {
+    registrar.access(self, keyPath: \.[member: keyPath])
+    let needsSubscription = armed.withLock { armed -> Bool in
+      if armed.checks[keyPath] == nil { armed.checks[keyPath] = check }
+      return armed.subscription == nil
+    }
+    guard needsSubscription else { return }
+    guard let subscription = subscribe({ [weak self] state in self?.stateDidChange(state) }) else {
+      return
+    }
+    let duplicate = armed.withLock { armed -> StoreSubscription? in
+      if armed.subscription == nil {
+        armed.subscription = subscription
+        return nil
+      }
+      return subscription
+    }
+    duplicate?.cancel()
+  }
+
+  private func stateDidChange(_ state: State) {
+    let fired = armed.withLock { armed -> [SendableKeyPath] in
+      guard !armed.checks.isEmpty else { return [] }
+      var fired: [SendableKeyPath] = []
+      for (keyPath, changed) in armed.checks where changed(state) {
+        fired.append(keyPath)
+      }
+      for keyPath in fired { armed.checks[keyPath] = nil }
+      return fired
+    }
+    for keyPath in fired {
+      registrar.withMutation(of: self, keyPath: \.[member: keyPath]) {}
+    }
+  }
+}
+
+extension StateObservation {
+  /// Registers a read of `keyPath` that returned `value`.
+  func track<Value: Equatable & Sendable>(_ keyPath: KeyPath<State, Value>, value: Value) {
+    // Key paths are immutable once formed; reading through one from any thread is safe.
+    nonisolated(unsafe) let keyPath = keyPath
+    arm(SendableKeyPath(keyPath)) { state in state[keyPath: keyPath] != value }
+  }
+
+  /// Registers a read of a value that cannot be kept for comparison: any
+  /// commit that writes something invalidates it.
+  func trackUncomparable<Value>(_ keyPath: KeyPath<State, Value>) {
+    arm(SendableKeyPath(keyPath)) { _ in true }
+  }
+}

@@ -1,0 +1,36 @@
+/// The state of a store at one moment, as `store.state` returns it.
+///
+/// Member lookup reads the state (`store.state.count`) and registers the
+/// property read with Swift Observation, so a reader inside
+/// `withObservationTracking` or a SwiftUI body is invalidated only by
+/// commits that change what it read. `current` is the whole state value.
+@dynamicMemberLookup
+public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
+  private let value: State
+  private let observation: StateObservation<State>?
+
+  init(_ value: State, observation: StateObservation<State>?) {
+    self.value = value
+    self.observation = observation
+  }
+
+  /// The whole state; registers a dependency on all of it.
+  public var current: State {
+    observation?.track(\State.self, value: value)
+    return value
+  }
+
+  /// Reads a property of the state and registers it with Swift Observation.
+  public subscript<Value: Equatable & Sendable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    let member = value[keyPath: keyPath]
+    observation?.track(keyPath, value: member)
+    return member
+  }
+
+  /// Reads a property that is not `Equatable`; observers of it are
+  /// invalidated by every commit that writes anything.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    observation?.trackUncomparable(keyPath)
+    return value[keyPath: keyPath]
+  }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+
+/// A thread-safe reference that holds one state value: the single source of
+/// truth for a feature or an app.
+///
+/// ```swift
+/// struct Counter: Equatable { var count = 0 }
+///
+/// let store = Store<Counter, Never>(initialState: Counter())
+/// store.commit { $0.count += 1 }
+/// store.sinkState { changes in
+///   changes.ifChanged(\.count) { count in print(count) }
+/// }
+/// .storeWhileSourceActive()
+/// ```
+///
+/// - `commit` is the one way to change the state: synchronous, serialized,
+///   in place.
+/// - `state` reads the current state, and registers what it reads with Swift
+///   Observation.
+/// - `sinkState`, `derived` and the async sequences deliver changes in commit
+///   order, from any thread.
+/// - `send` and `sinkActivity` carry one-off events (`Activity`) that are not
+///   state; use `Never` when there are none.
+/// - `task` runs async work that is cancelled when the store goes away.
+///
+/// A store never keeps itself alive through its subscribers or tasks; when
+/// it is released, its subscriptions end and its tasks are cancelled.
+public final class Store<State: Equatable & Sendable, Activity: Sendable>: Sendable {
+  let core: StateCore<State, Activity>
+  let observation: StateObservation<State>
+
+  /// The store's async work, keyed and cancellable; see `task(key:mode:priority:_:)`.
+  public let taskManager = TaskManager()
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - middlewares: Hooks that see (and may adjust) every commit, in order.
+  public init(initialState: State, middlewares: [CommitMiddleware<State>] = []) {
+    let core = StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
+    self.core = core
+    observation = StateObservation { [weak core] receive in
+      core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread).0
+    }
+  }
+
+  /// The current state.
+  ///
+  /// Reading a property through it (`store.state.count`) inside
+  /// `withObservationTracking` (or a SwiftUI body) registers that property
+  /// alone; `store.state.current` reads, and registers, the whole state.
+  ///
+  /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
+  ///   Hold on to the snapshot only briefly: while you do, the next commit
+  ///   copies the collections it touches.
+  public var state: StateSnapshot<State> {
+    StateSnapshot(core.value, observation: observation)
+  }
+
+  /// Changes the state: the one way to do it.
+  ///
+  /// The closure receives the state in place; assign through it:
+  ///
+  /// ```swift
+  /// store.commit { $0.count += 1 }
+  /// store.commit("rename") { $0.user.name = name }
+  /// let id = store.commit { $0.nextID() }          // results are returned
+  /// try store.commit { try $0.validate() }         // may throw
+  /// ```
+  ///
+  /// Commits are serialized: one runs at a time, on the calling thread. When
+  /// the closure throws, the state stays exactly as it was, no one is
+  /// notified and the error is rethrown. When the closure writes nothing,
+  /// no one is notified; when it writes equal values and the store keeps the
+  /// previous state anyway (for a `sinkState` subscriber or a middleware), no
+  /// one is notified either.
+  ///
+  /// Subscribers called on the committing thread have all been called when
+  /// `commit` returns, except for a commit made from inside a subscriber:
+  /// its deliveries run right after the current delivery returns.
+  ///
+  /// Calling `commit`, `state`, `send` or `sinkState` of the same store from
+  /// inside the closure is a programming error that would deadlock; it traps
+  /// with a message saying so.
+  ///
+  /// - Parameters:
+  ///   - name: A name for logs and middlewares; optional.
+  ///   - file: The calling file, for logs.
+  ///   - function: The calling function, for logs.
+  ///   - line: The calling line, for logs.
+  ///   - body: Mutates the state through the `InoutRef` it receives.
+  /// - Returns: What `body` returned.
+  /// - Throws: What `body` threw, after leaving the state untouched.
+  /// - Complexity: The closure's own cost when nothing keeps the previous
+  ///   state; otherwise it also copies the collections it touches. A closure
+  ///   that can throw always works on a copy, so it copies what it touches.
+  @discardableResult
+  public func commit<Result, Failure: Error>(
+    _ name: String = "",
+    file: StaticString = #fileID,
+    function: StaticString = #function,
+    line: UInt = #line,
+    _ body: (InoutRef<State>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try core.commit(trace: CommitTrace(name: name, file: file, function: function, line: line), body)
+  }
+
+  /// Sends a one-off event to the activity subscribers.
+  ///
+  /// Delivery follows the same rules as state changes, in one order with
+  /// them: a subscriber of both sees a commit and then an activity sent after
+  /// it in that order.
+  ///
+  /// - Parameter activity: The event.
+  public func send(_ activity: Activity) {
+    core.send(activity)
+  }
+
+  /// Subscribes to the state: `receive` gets the current state at once (unless
+  /// `dropsFirst`), then every change in commit order.
+  ///
+  /// ```swift
+  /// store.sinkState { changes in
+  ///   changes.ifChanged(\.count) { count in label.text = "\(count)" }
+  /// }
+  /// .storeWhileSourceActive()
+  /// ```
+  ///
+  /// By default `receive` is called synchronously on the committing thread,
+  /// before `commit` returns; one delivery at a time, never concurrently with
+  /// itself, never an older state after a newer one — also when commits race
+  /// on many threads and when `receive` itself commits (that commit's
+  /// delivery follows once `receive` returns).
+  ///
+  /// - Parameters:
+  ///   - dropsFirst: Skip the delivery of the current state.
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each change; `previous` is `nil` on the first delivery.
+  /// - Returns: The subscription's token; releasing it cancels.
+  /// - Complexity: While subscribed, the store keeps the previous state for
+  ///   each commit, so a commit copies the collections it touches.
+  public func sinkState(
+    dropsFirst: Bool = false,
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Changes<State>) -> Void
+  ) -> StoreSubscription {
+    core.subscribe(.changes(receive), dropsFirst: dropsFirst, queue: queue).0
+  }
+
+  /// Subscribes to activities sent after this call.
+  ///
+  /// - Parameters:
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each activity.
+  /// - Returns: The subscription's token; releasing it cancels.
+  public func sinkActivity(
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Activity) -> Void
+  ) -> StoreSubscription {
+    core.subscribe(.activity(receive), dropsFirst: true, queue: queue).0
+  }
+}

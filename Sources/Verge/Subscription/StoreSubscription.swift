@@ -1,0 +1,78 @@
+import Synchronization
+
+/// A token for a subscription; cancelling it or letting it go ends the
+/// subscription.
+///
+/// Keep it somewhere whose lifetime matches what you want:
+///
+/// ```swift
+/// store.sinkState { changes in render(changes) }
+///   .storeWhileSourceActive()           // as long as the store lives
+/// derived.sinkState { _ in }.store(in: &subscriptions)  // as long as the set
+/// ```
+///
+/// A token released without either of those cancels the subscription at once.
+public final class StoreSubscription: Sendable, Hashable {
+  private struct Actions {
+    var cancel: (@Sendable () -> Void)?
+    var retainInSource: (@Sendable (StoreSubscription) -> Bool)?
+  }
+
+  private let actions: Mutex<Actions>
+
+  init(
+    cancel: @escaping @Sendable () -> Void,
+    retainInSource: @escaping @Sendable (StoreSubscription) -> Bool
+  ) {
+    actions = Mutex(Actions(cancel: cancel, retainInSource: retainInSource))
+  }
+
+  deinit {
+    cancel()
+  }
+
+  /// Whether `cancel()` has run (directly, or because the source went away
+  /// or the token was released).
+  public var isCancelled: Bool {
+    actions.withLock { $0.cancel == nil }
+  }
+
+  /// Ends the subscription. No delivery starts after this returns; calling it
+  /// again does nothing.
+  public func cancel() {
+    let action = actions.withLock { actions in
+      defer { actions = Actions() }
+      return actions.cancel
+    }
+    action?()
+  }
+
+  /// Hands the token to its source (the store or derived value it came from),
+  /// which keeps it until the source itself goes away.
+  ///
+  /// If the source is already gone, the subscription is cancelled.
+  public func storeWhileSourceActive() {
+    let retain = actions.withLock { $0.retainInSource }
+    if retain?(self) != true {
+      cancel()
+    }
+  }
+
+  /// Keeps the token in `set`; it is cancelled when removed from the set and
+  /// released, or when the set itself goes away.
+  ///
+  /// - Parameter set: The set to insert the token into.
+  public func store(in set: inout Set<StoreSubscription>) {
+    set.insert(self)
+  }
+
+  /// Identity: two tokens are equal only when they are the same token.
+  public static func == (lhs: StoreSubscription, rhs: StoreSubscription) -> Bool {
+    lhs === rhs
+  }
+
+  /// Hashes the token's identity.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+}
