@@ -154,8 +154,19 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// - Returns: Whether the value changed.
   @discardableResult
   func publish(_ newValue: Value) -> Bool {
+    publish(computing: { newValue })
+  }
+
+  /// Replaces the value with what `compute` returns, computed under this
+  /// core's lock so that concurrent publishers cannot reorder their results.
+  /// `compute` may read other cores, never this one.
+  ///
+  /// - Returns: Whether the value changed.
+  @discardableResult
+  func publish(computing compute: () -> Value) -> Bool {
     var notify = false
     let changed = withStorage("publish") { storage -> Bool in
+      let newValue = compute()
       if isEqual(storage.value, newValue) { return false }
       let previous: Value? = storage.changeSubscribers > 0 ? storage.value : nil
       storage.value = newValue

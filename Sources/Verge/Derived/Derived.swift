@@ -1,0 +1,161 @@
+import Synchronization
+
+/// A value computed from a store (or from other derived values) that follows
+/// its source and publishes only when it changes.
+///
+/// ```swift
+/// let count: Derived<Int> = store.derived(.select(\.count))
+/// let label: Derived<String> = count.derived(.map { "\($0) items" })
+/// label.sinkState { changes in print(changes.current) }.storeWhileSourceActive()
+/// print(label.value)
+/// ```
+///
+/// - A derived value does not keep its store alive; when the store goes
+///   away, `value` keeps the last value and subscriptions end. A chained
+///   derived value keeps the derived values it was made from alive.
+/// - Its source does not keep it alive either: release it and it stops
+///   being computed.
+/// - It is updated inside its source's delivery, so its subscribers see its
+///   changes in the source's commit order.
+/// - Complexity: A commit that does not change what a derived value reads
+///   costs it one read and one comparison, and allocates nothing.
+public final class Derived<Value: Sendable>: Sendable {
+  let core: StateCore<Value, Never>
+  private let upstream = Mutex<[StoreSubscription]>([])
+  /// Sources kept alive by this value (derived values it was made from).
+  private let retainedSources: [any Sendable]
+
+  init(
+    _ initial: Value,
+    areEqual: @escaping @Sendable (Value, Value) -> Bool,
+    retaining sources: [any Sendable]
+  ) {
+    core = StateCore(initial, isEqual: areEqual)
+    retainedSources = sources
+  }
+
+  /// A derived value that never changes.
+  ///
+  /// - Parameter value: The value.
+  public convenience init(constant value: Value) {
+    self.init(value, areEqual: { _, _ in true }, retaining: [])
+  }
+
+  deinit {
+    for subscription in upstream.withLock({ $0 }) {
+      subscription.cancel()
+    }
+  }
+
+  /// The current value.
+  public var value: Value {
+    core.value
+  }
+
+  /// Subscribes to the value: `receive` gets the current value at once
+  /// (unless `dropsFirst`), then each change, with the same ordering
+  /// guarantees as `Store.sinkState`.
+  ///
+  /// - Parameters:
+  ///   - dropsFirst: Skip the delivery of the current value.
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each change; `previous` is `nil` on the first delivery.
+  /// - Returns: The subscription's token; `storeWhileSourceActive()` ties it
+  ///   to this derived value.
+  public func sinkState(
+    dropsFirst: Bool = false,
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Changes<Value>) -> Void
+  ) -> StoreSubscription {
+    core.subscribe(.changes(receive), dropsFirst: dropsFirst, queue: queue).0
+  }
+
+  /// A value derived from this one.
+  ///
+  /// - Parameter pipeline: How to compute it.
+  /// - Returns: The new derived value; it keeps this one alive.
+  public func derived<Output>(_ pipeline: Pipeline<Value, Output>) -> Derived<Output> {
+    core.derived(pipeline, retaining: [self])
+  }
+
+  /// Combines this value with others into a tuple that updates when any of
+  /// them publishes, holding each one's latest value.
+  ///
+  /// ```swift
+  /// let both: Derived<(Int, String)> = count.combined(with: title)
+  /// ```
+  ///
+  /// Values derived from one store update one after another within a
+  /// commit's delivery, so the tuple may pass through a state where one
+  /// element is already new and the next not yet. To read several parts of
+  /// one store atomically, derive them together instead
+  /// (`store.derived(.map(\.a, \.b) { ($0, $1) })` with an `Equatable` output).
+  ///
+  /// - Parameter others: The values to combine with this one.
+  /// - Returns: The combined value; it keeps all its sources alive.
+  public func combined<each Other: Sendable>(
+    with others: repeat Derived<each Other>
+  ) -> Derived<(Value, repeat each Other)> {
+    let read: @Sendable () -> (Value, repeat each Other) = { [self] in
+      (self.value, repeat (each others).value)
+    }
+    var sources: [any Sendable] = [self]
+    for other in repeat each others { sources.append(other) }
+    let combined = Derived<(Value, repeat each Other)>(
+      read(), areEqual: { _, _ in false }, retaining: sources)
+    let update: @Sendable () -> Void = { [weak combined] in
+      combined?.core.publish(computing: read)
+    }
+    var subscriptions = [
+      core.subscribe(.values { _ in update() }, dropsFirst: true, queue: .committingThread).0
+    ]
+    for other in repeat each others {
+      subscriptions.append(
+        other.core.subscribe(.values { _ in update() }, dropsFirst: true, queue: .committingThread).0)
+    }
+    combined.follow(subscriptions)
+    // A source may have changed between reading and subscribing.
+    update()
+    return combined
+  }
+
+  func follow(_ subscriptions: [StoreSubscription]) {
+    upstream.withLock { $0.append(contentsOf: subscriptions) }
+  }
+}
+
+extension StateCore {
+  /// Makes a derived value that follows this core through `pipeline`.
+  func derived<Output>(
+    _ pipeline: Pipeline<Value, Output>, retaining sources: [any Sendable]
+  ) -> Derived<Output> {
+    let runner = pipeline.makeRunner()
+    let derived = Derived(
+      runner.start(value), areEqual: runner.areEqualFunction, retaining: sources)
+    // The first delivery re-checks the value current at subscription, so a
+    // commit between `start` and `subscribe` is not missed.
+    let (subscription, _) = subscribe(
+      .values { [weak derived] input in
+        guard let derived, let output = runner.run(input) else { return }
+        derived.core.publish(output)
+      },
+      dropsFirst: false, queue: .committingThread)
+    derived.follow([subscription])
+    return derived
+  }
+}
+
+extension Store {
+  /// A value derived from the state.
+  ///
+  /// ```swift
+  /// let count: Derived<Int> = store.derived(.select(\.count))
+  /// let doubled: Derived<Int> = store.derived(.map { $0.count * 2 })
+  /// ```
+  ///
+  /// - Parameter pipeline: How to compute it.
+  /// - Returns: The derived value. It does not keep the store alive.
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
+    core.derived(pipeline, retaining: [])
+  }
+}

@@ -1,0 +1,2 @@
+import VergeNeue
+import XCTest

@@ -1,0 +1,2 @@
+import VergeORM
+import XCTest
