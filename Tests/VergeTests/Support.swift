@@ -1,0 +1,92 @@
+import Synchronization
+import XCTest
+
+/// Collects values from any thread, in arrival order.
+final class Recorder<Value: Sendable>: Sendable {
+  private let storage = Mutex<[Value]>([])
+
+  func append(_ value: Value) {
+    storage.withLock { $0.append(value) }
+  }
+
+  var values: [Value] {
+    storage.withLock { $0 }
+  }
+
+  var count: Int {
+    storage.withLock { $0.count }
+  }
+}
+
+/// A one-shot signal that async code can wait on: no sleeps, no polling.
+final class Gate: Sendable {
+  private enum State {
+    case closed([CheckedContinuation<Void, Never>])
+    case open
+  }
+
+  private let state = Mutex(State.closed([]))
+
+  func open() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      defer { state = .open }
+      if case .closed(let waiters) = state { return waiters }
+      return []
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let resumeNow = state.withLock { state -> Bool in
+        switch state {
+        case .open:
+          return true
+        case .closed(var waiters):
+          waiters.append(continuation)
+          state = .closed(waiters)
+          return false
+        }
+      }
+      if resumeNow { continuation.resume() }
+    }
+  }
+}
+
+/// A copy-on-write buffer that counts how often its storage is copied, so
+/// tests can prove that a commit mutated in place.
+struct CopyCountingBuffer: Equatable, Sendable {
+  final class Storage: @unchecked Sendable {
+    // Mutated only through the uniquely referenced path of `CopyCountingBuffer`.
+    var elements: [Int]
+    init(_ elements: [Int]) { self.elements = elements }
+  }
+
+  static let copies = Atomic<Int>(0)
+
+  private var storage: Storage
+
+  init(count: Int) {
+    storage = Storage(Array(repeating: 0, count: count))
+  }
+
+  subscript(index: Int) -> Int {
+    get { storage.elements[index] }
+    set {
+      if !isKnownUniquelyReferenced(&storage) {
+        Self.copies.add(1, ordering: .relaxed)
+        storage = Storage(storage.elements)
+      }
+      storage.elements[index] = newValue
+    }
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.elements == rhs.storage.elements
+  }
+}
+
+/// Runs `body` on `threads` threads at once and returns when all are done.
+func concurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  DispatchQueue.concurrentPerform(iterations: threads, execute: body)
+}
