@@ -1,0 +1,69 @@
+import Verge
+import XCTest
+
+final class AsyncSequenceTests: XCTestCase {
+  func testChangesStartWithTheCurrentStateThenFollowCommits() async {
+    let store = Store<Counter, Never>(initialState: Counter(count: 1))
+    var iterator = store.changes.makeAsyncIterator()
+    let first = await iterator.next()
+    XCTAssertEqual(first?.current.count, 1)
+    XCTAssertNil(first?.previous)
+    store.commit { $0.count = 2 }
+    let second = await iterator.next()
+    XCTAssertEqual(second?.previous?.count, 1)
+    XCTAssertEqual(second?.current.count, 2)
+  }
+
+  func testSlowConsumerGetsTheLatestWithTheValueItSawLastAsPrevious() async {
+    let store = Store<Counter, Never>(initialState: Counter())
+    var iterator = store.changes.makeAsyncIterator()
+    _ = await iterator.next()  // count 0
+    for value in 1...1000 { store.commit { $0.count = value } }
+    let merged = await iterator.next()
+    XCTAssertEqual(merged?.previous?.count, 0)
+    XCTAssertEqual(merged?.current.count, 1000)
+  }
+
+  func testIterationEndsWhenTheStoreGoesAway() async {
+    var store: Store<Counter, Never>? = Store(initialState: Counter())
+    var iterator = store!.changes.makeAsyncIterator()
+    let first = await iterator.next()
+    XCTAssertEqual(first?.count, 0)
+    let waiting = Task { [iterator] in
+      var iterator = iterator
+      return await iterator.next()
+    }
+    store = nil
+    let end = await waiting.value
+    XCTAssertNil(end)
+  }
+
+  func testCancellingTheConsumingTaskEndsIteration() async {
+    let store = Store<Counter, Never>(initialState: Counter())
+    let started = Gate()
+    let consumer = Task {
+      var count = 0
+      for await _ in store.changes {
+        count += 1
+        started.open()
+      }
+      return count
+    }
+    await started.wait()
+    consumer.cancel()
+    let count = await consumer.value
+    XCTAssertGreaterThanOrEqual(count, 1)
+  }
+
+  func testDerivedValuesSequence() async {
+    let store = Store<Counter, Never>(initialState: Counter())
+    let count = store.derived(.select(\.count))
+    var iterator = count.values.makeAsyncIterator()
+    let initial = await iterator.next()
+    XCTAssertEqual(initial, 0)
+    store.commit { $0.name = "unrelated" }
+    store.commit { $0.count = 5 }
+    let next = await iterator.next()
+    XCTAssertEqual(next, 5)
+  }
+}
