@@ -90,3 +90,10 @@ struct CopyCountingBuffer: Equatable, Sendable {
 func concurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
   DispatchQueue.concurrentPerform(iterations: threads, execute: body)
 }
+
+/// Suspends until the calling task is cancelled.
+func suspendUntilCancelled() async {
+  let (stream, continuation) = AsyncStream<Never>.makeStream()
+  for await _ in stream {}
+  continuation.finish()  // keeps the continuation alive until the loop ends
+}
