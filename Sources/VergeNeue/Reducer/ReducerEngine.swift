@@ -1,0 +1,136 @@
+import Synchronization
+
+/// The machinery shared by `ReducerStore` and `ScopedStore`: the reducer,
+/// the middleware pipeline, the event observers and the in-flight count.
+/// The state it works on is passed in as a `FragmentAccess`.
+final class ReducerEngine<Reducer: ReducerType>: Sendable {
+  typealias State = Reducer.TargetState
+  typealias Message = ReducerMessage<State>
+
+  let reducer: Reducer
+  let chain: MiddlewareChain<Message, State>
+  let sendActivity: @Sendable (Reducer.TargetActivity) -> Void
+  let taskManager: TaskManager
+  let observers = Observers<ReducerEvent<State>>()
+  let inFlight = InFlight()
+  private let nextActionID = Atomic<UInt64>(0)
+
+  init(
+    reducer: Reducer,
+    middlewares: [Middleware<Message, State>],
+    taskManager: TaskManager,
+    sendActivity: @escaping @Sendable (Reducer.TargetActivity) -> Void
+  ) {
+    self.reducer = reducer
+    self.chain = MiddlewareChain(middlewares: middlewares)
+    self.taskManager = taskManager
+    self.sendActivity = sendActivity
+  }
+
+  // MARK: - Mutations
+
+  func commit(_ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>) {
+    if chain.isEmpty {
+      apply(mutation, on: access)
+    } else {
+      run(.mutation(mutation), on: access, admission: nil)
+    }
+  }
+
+  /// Commits `mutation` to the store; returns the state after when anyone
+  /// (a middleware or an observer) needs it.
+  @discardableResult
+  private func apply(_ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>) -> State? {
+    if observers.isEmpty && chain.isEmpty {
+      access.write(mutation.trace) { mutation.body(&$0) }
+      return nil
+    }
+    let (before, after) = access.write(mutation.trace) { state -> (State, State) in
+      let before = state
+      mutation.body(&state)
+      return (before, state)
+    }
+    observers.emit(.committed(mutation, before: before, after: after))
+    return after
+  }
+
+  // MARK: - Actions
+
+  func dispatch<Result>(
+    _ action: ReducerAction<Reducer, Result>,
+    on access: any FragmentAccess<State>
+  ) async throws -> Result {
+    let info = ActionInfo(
+      name: action.name,
+      id: nextActionID.add(1, ordering: .relaxed).newValue,
+      location: "\(action.file):\(action.line)")
+    inFlight.begin()
+    defer { inFlight.end() }
+    if !chain.isEmpty {
+      try await admit(info, on: access)
+    }
+    observers.emit(.actionStarted(info))
+    do {
+      let result = try await action.body(ActionContext(engine: self, access: access, action: info))
+      observers.emit(.actionFinished(info, error: nil))
+      return result
+    } catch {
+      observers.emit(.actionFinished(info, error: error))
+      throw error
+    }
+  }
+
+  /// Runs the action's announcement through the middlewares and waits until
+  /// the last one lets it on (or throws `dropped` once none can anymore).
+  private func admit(_ info: ActionInfo, on access: any FragmentAccess<State>) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      let admission = Admission(continuation, info: info)
+      run(.action(info), on: access, admission: admission)
+    }
+  }
+
+  // MARK: - Pipeline
+
+  private func run(_ message: Message, on access: any FragmentAccess<State>, admission: Admission?) {
+    _ = chain.run(
+      message,
+      read: { access.read() },
+      restart: { [self] message in run(message, on: access, admission: nil) },
+      terminal: { [self] message in
+        switch message {
+        case .mutation(let mutation):
+          return apply(mutation, on: access) ?? access.read()
+        case .action(let info):
+          if let admission, admission.info == info { admission.admit() }
+          return access.read()
+        }
+      })
+  }
+}
+
+/// An action waiting to pass the middlewares. When nothing can let it pass
+/// anymore (every step holding it is gone), it is dropped.
+final class Admission: Sendable {
+  let info: ActionInfo
+  private let continuation: Mutex<CheckedContinuation<Void, any Error>?>
+
+  init(_ continuation: CheckedContinuation<Void, any Error>, info: ActionInfo) {
+    self.continuation = Mutex(continuation)
+    self.info = info
+  }
+
+  func admit() {
+    take()?.resume()
+  }
+
+  deinit {
+    take()?.resume(throwing: NeueError.dropped(name: info.name))
+  }
+
+  private func take() -> CheckedContinuation<Void, any Error>? {
+    continuation.withLock { continuation in
+      defer { continuation = nil }
+      return continuation
+    }
+  }
+}

@@ -1,0 +1,224 @@
+/// A store whose every change is a named mutation or action of a method
+/// reducer (`ReducerType`), built on a core `Store`.
+///
+/// ```swift
+/// let store = ReducerStore(initialState: RootState(), reducer: RootReducer())
+/// store.commit { $0.syncIncrement(adding: 1) }
+/// try await store.dispatch { $0.asyncIncrement() }
+/// store.sinkState { changes in
+///   changes.ifChanged(\.count) { count in render(count) }
+/// }
+/// .storeWhileSourceActive()
+/// ```
+///
+/// `state`, `sinkState`, `derived`, `changes`, activities and `task` behave
+/// exactly as on the core store, which is `core` (use it for what this type
+/// does not forward; a free `core.commit { }` bypasses the middlewares).
+public final class ReducerStore<Reducer: ReducerType>: Sendable {
+  /// The state type.
+  public typealias State = Reducer.TargetState
+  /// The activity type.
+  public typealias Activity = Reducer.TargetActivity
+
+  /// The core store that holds the state.
+  public let core: Store<State, Activity>
+  let engine: ReducerEngine<Reducer>
+  let access: StoreAccess<State, Activity>
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - reducer: The reducer, with its dependencies.
+  ///   - middlewares: The pipeline around every mutation and action, in order.
+  ///   - commitMiddlewares: Hooks of the core store, which also see free
+  ///     commits made on `core`.
+  public init(
+    initialState: State,
+    reducer: Reducer,
+    middlewares: [Middleware<ReducerMessage<State>, State>] = [],
+    commitMiddlewares: [CommitMiddleware<State>] = []
+  ) {
+    let core = Store<State, Activity>(initialState: initialState, middlewares: commitMiddlewares)
+    self.core = core
+    access = StoreAccess(store: core)
+    engine = ReducerEngine(
+      reducer: reducer, middlewares: middlewares, taskManager: core.taskManager,
+      sendActivity: { [weak core] activity in core?.send(activity) })
+  }
+
+  /// The reducer.
+  public var reducer: Reducer { engine.reducer }
+
+  /// Commits a mutation of the reducer: synchronously, through the
+  /// middlewares, then into the core store under the mutation's name.
+  ///
+  /// ```swift
+  /// store.commit { $0.syncIncrement(adding: 1) }
+  /// ```
+  ///
+  /// - Parameter mutation: Picks the mutation from the reducer.
+  /// - Complexity: The core commit's cost; with middlewares or event
+  ///   observers, the previous state is kept as well.
+  public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
+    engine.commit(mutation(engine.reducer), on: access)
+  }
+
+  /// Runs an action of the reducer and waits for it.
+  ///
+  /// ```swift
+  /// let count = try await store.dispatch { $0.fetchPhotos() }
+  /// ```
+  ///
+  /// The action runs in the calling task (cancelling that task cancels it).
+  /// If it throws, the mutations it committed before stay (each is a
+  /// finished change), nothing after is committed, and the error is rethrown.
+  ///
+  /// - Parameter action: Picks the action from the reducer.
+  /// - Returns: The action's result.
+  /// - Throws: What the action threw, or `NeueError.dropped` when a
+  ///   middleware dropped it.
+  @discardableResult
+  public func dispatch<Result: Sendable>(
+    _ action: (Reducer) -> ReducerAction<Reducer, Result>
+  ) async throws -> Result {
+    try await engine.dispatch(action(engine.reducer), on: access)
+  }
+
+  /// Applies a recording's mutations to this store, to reproduce the state
+  /// the recorded store reached.
+  ///
+  /// The mutations are committed to `core` directly, skipping this store's
+  /// middlewares; action announcements are skipped (their mutations were
+  /// recorded on their own).
+  ///
+  /// - Parameter recording: What a `Recorder` captured.
+  /// - Throws: `NeueError.replayStartMismatch` when the state is not the
+  ///   recording's start state; nothing is applied then.
+  public func replay(_ recording: Recording<ReducerMessage<State>, State>) throws(NeueError) {
+    try recording.verifyStart(core.state.current)
+    for message in recording.messages {
+      if case .mutation(let mutation) = message {
+        access.write(mutation.trace) { mutation.body(&$0) }
+      }
+    }
+  }
+
+  /// A store for the part of this state at `keyPath`, with its own reducer;
+  /// see `ScopedStore`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer.
+  ///   - middlewares: The scoped store's own pipeline.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
+  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
+    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+  }
+}
+
+// MARK: - The core store's API
+
+extension ReducerStore {
+  /// The current state; see `Store.state`.
+  public var state: StateSnapshot<State> { core.state }
+
+  /// The store's async work; see `TaskManager`.
+  public var taskManager: TaskManager { core.taskManager }
+
+  /// Subscribes to the state; see `Store.sinkState(dropsFirst:queue:_:)`.
+  ///
+  /// - Parameters:
+  ///   - dropsFirst: Skip the delivery of the current state.
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each change.
+  /// - Returns: The subscription's token.
+  public func sinkState(
+    dropsFirst: Bool = false,
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Changes<State>) -> Void
+  ) -> StoreSubscription {
+    core.sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  }
+
+  /// Subscribes to activities; see `Store.sinkActivity(queue:_:)`.
+  ///
+  /// - Parameters:
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each activity.
+  /// - Returns: The subscription's token.
+  public func sinkActivity(
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Activity) -> Void
+  ) -> StoreSubscription {
+    core.sinkActivity(queue: queue, receive)
+  }
+
+  /// Sends an activity; see `Store.send(_:)`.
+  ///
+  /// - Parameter activity: The event.
+  public func send(_ activity: Activity) {
+    core.send(activity)
+  }
+
+  /// A value derived from the state; see `Store.derived(_:)`.
+  ///
+  /// - Parameter pipeline: How to compute it.
+  /// - Returns: The derived value; it does not keep the store alive.
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
+    core.derived(pipeline)
+  }
+
+  /// The state's changes as an async sequence; see `Store.changes`.
+  public var changes: ChangesSequence<State> { core.changes }
+
+  /// Starts async work owned by the store; see `Store.task(key:mode:priority:_:)`.
+  ///
+  /// - Parameters:
+  ///   - key: The line the task belongs to; unique by default.
+  ///   - mode: What to do with the tasks already under `key`.
+  ///   - priority: The task's priority.
+  ///   - operation: The work; cancelled when the store goes away.
+  /// - Returns: The task.
+  @discardableResult
+  public func task(
+    key: TaskKey = TaskKey(),
+    mode: TaskMode = .dropCurrent,
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
+    core.task(key: key, mode: mode, priority: priority, operation)
+  }
+}
+
+// MARK: - Test tooling
+
+extension ReducerStore {
+  /// Adds an observer that sees every committed mutation (with the state
+  /// before and after), and every action's start and end.
+  ///
+  /// Meant for test tooling such as VergeTesting's `TestStore`; apps should
+  /// use `sinkState` and middlewares. The handler runs synchronously on the
+  /// thread that made the change, after it, outside the store's lock.
+  ///
+  /// - Parameter handler: Receives each event.
+  /// - Returns: A token; releasing or cancelling it removes the observer.
+  /// - Complexity: While an observer is installed every commit keeps the
+  ///   previous state, so it copies the collections it touches.
+  public func observeEvents(_ handler: @escaping @Sendable (ReducerEvent<State>) -> Void) -> EventObservation {
+    engine.observers.add(handler)
+  }
+
+  /// How many dispatched actions are running; for test tooling.
+  public var actionsInFlight: Int { engine.inFlight.count }
+
+  /// Waits until no dispatched action is running, without polling; for
+  /// test tooling.
+  public func waitUntilIdle() async {
+    await engine.inFlight.waitUntilIdle()
+  }
+}

@@ -1,0 +1,71 @@
+/// Reads and writes one part of a core store's state, holding the store
+/// strongly. Engines work through it, so a root store and a scoped store
+/// run the same code.
+protocol FragmentAccess<Fragment>: Sendable {
+  associatedtype Fragment: Equatable & Sendable
+
+  func read() -> Fragment
+  func write<Result>(_ trace: CommitTrace, _ body: (inout Fragment) -> Result) -> Result
+  func derived() -> Derived<Fragment>
+}
+
+/// The whole state of a store.
+struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAccess {
+  let store: Store<State, Activity>
+
+  func read() -> State { store.state.current }
+
+  func write<Result>(_ trace: CommitTrace, _ body: (inout State) -> Result) -> Result {
+    store.commit(trace.name, file: trace.file, function: trace.function, line: trace.line) { ref in
+      ref.modify { body(&$0) }
+    }
+  }
+
+  func derived() -> Derived<State> {
+    store.derived(.map { $0 })
+  }
+}
+
+/// A part of a store's state at a key path.
+struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: FragmentAccess {
+  let store: Store<Root, Activity>
+  let keyPath: SendableWritableKeyPath<Root, Fragment>
+
+  func read() -> Fragment { store.state.current[keyPath: keyPath.value] }
+
+  func write<Result>(_ trace: CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
+    store.commit(trace.name, file: trace.file, function: trace.function, line: trace.line) { ref in
+      ref.modify { body(&$0[keyPath: keyPath.value]) }
+    }
+  }
+
+  func derived() -> Derived<Fragment> {
+    let keyPath = keyPath
+    return store.derived(.map { $0[keyPath: keyPath.value] })
+  }
+}
+
+/// Where a scoped store's fragment lives, holding the store weakly.
+protocol ScopeAnchor<Fragment>: Sendable {
+  associatedtype Fragment: Equatable & Sendable
+
+  /// A strong access for one operation, or `parentReleased`.
+  func pin() throws(NeueError) -> any FragmentAccess<Fragment>
+  /// The anchor of a part of this fragment.
+  func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
+}
+
+struct WeakKeyPathAnchor<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
+  weak var store: Store<Root, Activity>?
+  let keyPath: SendableWritableKeyPath<Root, Fragment>
+
+  func pin() throws(NeueError) -> any FragmentAccess<Fragment> {
+    guard let store else { throw .parentReleased }
+    return KeyPathAccess(store: store, keyPath: keyPath)
+  }
+
+  func appending<Child: Equatable & Sendable>(_ child: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
+    WeakKeyPathAnchor<Root, Activity, Child>(store: store, keyPath: keyPath.appending(child))
+  }
+
+}

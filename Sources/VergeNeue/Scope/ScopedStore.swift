@@ -1,0 +1,162 @@
+import Synchronization
+
+/// A store for one part of a parent store's state, picked by a writable key
+/// path, with its own method reducer.
+///
+/// ```swift
+/// let photo = store.scope(\.selectedPhoto, reducer: PhotoReducer())
+/// try photo.commit { $0.like() }              // changes the parent's state in place
+/// try photo.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
+/// let detail = photo.scope(\.comments, reducer: CommentsReducer())   // scopes of scopes
+/// ```
+///
+/// - Commits go into the parent's core store at the key path, in place:
+///   the parent's subscribers and commit middlewares see them, under the
+///   mutation's name. The scoped store's own `middlewares` run first.
+/// - `sinkState` and `derived` notify only when the fragment changes.
+/// - It is cheap to make: nothing subscribes to the parent until you call
+///   `sinkState` or `derived`.
+/// - It holds its parent weakly: once the parent is gone every call throws
+///   `NeueError.parentReleased`. An action that is running keeps the parent
+///   alive until it ends.
+public final class ScopedStore<Reducer: ReducerType>: Sendable {
+  /// The fragment's type.
+  public typealias State = Reducer.TargetState
+
+  let anchor: any ScopeAnchor<State>
+  let engine: ReducerEngine<Reducer>
+  private let fragment = Mutex<Derived<State>?>(nil)
+
+  init(anchor: any ScopeAnchor<State>, reducer: Reducer, middlewares: [Middleware<ReducerMessage<State>, State>]) {
+    self.anchor = anchor
+    engine = ReducerEngine(reducer: reducer, middlewares: middlewares, taskManager: TaskManager(), sendActivity: { _ in })
+  }
+
+  /// The reducer.
+  public var reducer: Reducer { engine.reducer }
+
+  /// This scoped store's async work, cancelled when it goes away.
+  public var taskManager: TaskManager { engine.taskManager }
+
+  /// The fragment's current value.
+  ///
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public var state: State {
+    get throws(NeueError) { try anchor.pin().read() }
+  }
+
+  /// Commits a mutation of the reducer into the parent's state; see
+  /// `ReducerStore.commit(_:)`.
+  ///
+  /// - Parameter mutation: Picks the mutation from the reducer.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone; nothing
+  ///   is changed then.
+  public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) throws(NeueError) {
+    let access = try anchor.pin()
+    engine.commit(mutation(engine.reducer), on: access)
+  }
+
+  /// Runs an action of the reducer and waits for it; see
+  /// `ReducerStore.dispatch(_:)`.
+  ///
+  /// - Parameter action: Picks the action from the reducer.
+  /// - Returns: The action's result.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone (the action
+  ///   does not start), what the action threw, or `NeueError.dropped`.
+  @discardableResult
+  public func dispatch<Result: Sendable>(
+    _ action: (Reducer) -> ReducerAction<Reducer, Result>
+  ) async throws -> Result {
+    let access = try anchor.pin()
+    return try await engine.dispatch(action(engine.reducer), on: access)
+  }
+
+  /// Subscribes to the fragment: the current value at once (unless
+  /// `dropsFirst`), then each change of the fragment alone.
+  ///
+  /// - Parameters:
+  ///   - dropsFirst: Skip the delivery of the current value.
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each change.
+  /// - Returns: The token; `storeWhileSourceActive()` ties it to this
+  ///   scoped store.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public func sinkState(
+    dropsFirst: Bool = false,
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Changes<State>) -> Void
+  ) throws(NeueError) -> StoreSubscription {
+    try follow().sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  }
+
+  /// A value derived from the fragment.
+  ///
+  /// - Parameter pipeline: How to compute it.
+  /// - Returns: The derived value.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) throws(NeueError) -> Derived<Output> {
+    try follow().derived(pipeline)
+  }
+
+  /// A scoped store for a part of this fragment.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the part lives in this fragment.
+  ///   - reducer: The part's reducer.
+  ///   - middlewares: The new scoped store's own pipeline.
+  /// - Returns: The scoped store; it writes into the same parent store.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
+  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
+    ScopedStore<Child>(
+      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+  }
+
+  /// Adds an observer of mutations and actions; see
+  /// `ReducerStore.observeEvents(_:)`. For test tooling.
+  ///
+  /// - Parameter handler: Receives each event.
+  /// - Returns: A token; releasing or cancelling it removes the observer.
+  public func observeEvents(_ handler: @escaping @Sendable (ReducerEvent<State>) -> Void) -> EventObservation {
+    engine.observers.add(handler)
+  }
+
+  /// Waits until no dispatched action is running; for test tooling.
+  public func waitUntilIdle() async {
+    await engine.inFlight.waitUntilIdle()
+  }
+
+  /// The fragment as a derived value, made on first use.
+  private func follow() throws(NeueError) -> Derived<State> {
+    if let existing = fragment.withLock({ $0 }) { return existing }
+    let made = try anchor.pin().derived()
+    return fragment.withLock { cached in
+      if let cached { return cached }
+      cached = made
+      return made
+    }
+  }
+}
+
+extension Store {
+  /// A store for the part of this state at `keyPath`, with its own method
+  /// reducer; see `ScopedStore`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer.
+  ///   - middlewares: The scoped store's own pipeline.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
+  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
+    ScopedStore<Child>(
+      anchor: WeakKeyPathAnchor<State, Activity, Child.TargetState>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
+      reducer: reducer, middlewares: middlewares)
+  }
+}

@@ -1,0 +1,12 @@
+/// What an event observer of a method-reducer store sees; for test tooling.
+///
+/// Events are emitted synchronously on the thread that caused them, after
+/// the change, outside the store's lock.
+public enum ReducerEvent<State: Sendable>: Sendable {
+  /// A mutation was committed, turning `before` into `after`.
+  case committed(ReducerMutation<State>, before: State, after: State)
+  /// An action started.
+  case actionStarted(ActionInfo)
+  /// An action finished; `error` is what it threw, if anything.
+  case actionFinished(ActionInfo, error: (any Error)?)
+}
