@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The benchmark suite is its own package so that users of the library never
+// resolve or build it. It depends on the library by path and on nothing else.
+let strict: [SwiftSetting] = [
+  .swiftLanguageMode(.v6)
+]
+
+let package = Package(
+  name: "VergeBenchmarks",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "Verge", path: "..")
+  ],
+  targets: [
+    // Counts calls to malloc and friends, by interposing them (Linux only).
+    .target(name: "CAllocationCounter"),
+    // The hand-written store every scenario is compared with.
+    .target(name: "BaselineStore", swiftSettings: strict),
+    .executableTarget(
+      name: "VergeBenchmarks",
+      dependencies: [
+        .product(name: "Verge", package: "Verge"), "BaselineStore", "CAllocationCounter",
+      ],
+      swiftSettings: strict
+    ),
+  ]
+)

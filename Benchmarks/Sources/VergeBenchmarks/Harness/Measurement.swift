@@ -1,0 +1,97 @@
+import CAllocationCounter
+
+/// Runs workloads in timed batches and reports medians per operation.
+struct Measurement {
+  let settings: Settings
+  private let clock = ContinuousClock()
+
+  init(settings: Settings) {
+    self.settings = settings
+  }
+
+  /// Measures both sides of `benchmarkCase`, alternating library and
+  /// baseline batches so that load from elsewhere hits both alike.
+  func measure(_ benchmarkCase: BenchmarkCase) -> CaseResult {
+    let library = benchmarkCase.library()
+    let baseline = benchmarkCase.baseline()
+    // Calibration doubles as warm-up.
+    let libraryIterations = calibrate(library)
+    let baselineIterations = calibrate(baseline)
+    var librarySamples: [Sample] = []
+    var baselineSamples: [Sample] = []
+    for repetition in 0..<settings.repetitions {
+      if repetition.isMultiple(of: 2) {
+        librarySamples.append(sample(library, iterations: libraryIterations))
+        baselineSamples.append(sample(baseline, iterations: baselineIterations))
+      } else {
+        baselineSamples.append(sample(baseline, iterations: baselineIterations))
+        librarySamples.append(sample(library, iterations: libraryIterations))
+      }
+    }
+    withExtendedLifetime(library.keepAlive) {}
+    withExtendedLifetime(baseline.keepAlive) {}
+    return CaseResult(
+      name: benchmarkCase.name, units: benchmarkCase.units,
+      library: Sample.median(librarySamples), baseline: Sample.median(baselineSamples))
+  }
+
+  /// The number of operations that makes one batch last about
+  /// `settings.batchDuration`.
+  private func calibrate(_ workload: Workload) -> Int {
+    var iterations = 1
+    while true {
+      let elapsed = clock.measure { workload.run(iterations) }
+      if elapsed >= settings.batchDuration || iterations >= 1 << 28 {
+        return iterations
+      }
+      if elapsed * 8 < settings.batchDuration {
+        iterations *= 8
+      } else {
+        let scale = settings.batchDuration / elapsed
+        return max(1, Int((Double(iterations) * scale).rounded(.up)))
+      }
+    }
+  }
+
+  private func sample(_ workload: Workload, iterations: Int) -> Sample {
+    let allocationsBefore = allocation_counter_count()
+    let bytesBefore = allocation_counter_bytes()
+    let elapsed = clock.measure { workload.run(iterations) }
+    let allocations = allocation_counter_count() &- allocationsBefore
+    let bytes = allocation_counter_bytes() &- bytesBefore
+    let count = Double(iterations)
+    return Sample(
+      nanoseconds: elapsed.nanoseconds / count,
+      allocations: Double(allocations) / count,
+      bytes: Double(bytes) / count)
+  }
+}
+
+/// One timed batch, per operation.
+private struct Sample {
+  var nanoseconds: Double
+  var allocations: Double
+  var bytes: Double
+
+  static func median(_ samples: [Sample]) -> SideResult {
+    let counted = allocation_counter_is_available() != 0
+    return SideResult(
+      nanosecondsPerOperation: median(samples.map(\.nanoseconds)),
+      allocationsPerOperation: counted ? median(samples.map(\.allocations)) : nil,
+      bytesPerOperation: counted ? median(samples.map(\.bytes)) : nil)
+  }
+
+  private static func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+  }
+}
+
+extension Duration {
+  /// The duration in nanoseconds, as a floating-point number.
+  var nanoseconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+  }
+}

@@ -1,0 +1,53 @@
+/// Prints results as Markdown, ready to paste into `Benchmarks/README.md`.
+enum Report {
+  static func header(settings: Settings, machine: Machine) {
+    print("# Verge benchmarks")
+    print("")
+    print("- mode: \(settings.isQuick ? "quick" : "full"), \(settings.repetitions) batches of ~\(settings.batchDuration) per side")
+    print("- machine: \(machine.processors) processors, \(machine.architecture), \(machine.system)")
+    #if DEBUG
+    print("- WARNING: debug build; figures are meaningless. Use `swift run -c release`.")
+    #endif
+    if !machine.countsAllocations {
+      print("- allocation counting is unavailable on this platform (Linux with glibc only)")
+    }
+    print("")
+  }
+
+  static func table(_ scenario: Scenario, _ results: ScenarioResults) {
+    print("## \(scenario.number). \(scenario.title)")
+    print("")
+    print("| Case | Verge time/op | Baseline time/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for result in results.cases {
+      var name = result.name
+      if result.units > 1 {
+        let perUnit = result.library.nanosecondsPerOperation / Double(result.units)
+        let basePerUnit = result.baseline.nanosecondsPerOperation / Double(result.units)
+        name += " (per unit: \(Formatting.time(perUnit)) vs \(Formatting.time(basePerUnit)))"
+      }
+      let cells = [
+        name,
+        Formatting.time(result.library.nanosecondsPerOperation),
+        Formatting.time(result.baseline.nanosecondsPerOperation),
+        Formatting.ratio(result.ratio),
+        Formatting.count(result.library.allocationsPerOperation),
+        Formatting.count(result.baseline.allocationsPerOperation),
+        Formatting.bytes(result.library.bytesPerOperation),
+        Formatting.bytes(result.baseline.bytesPerOperation),
+      ]
+      print("| " + cells.joined(separator: " | ") + " |")
+    }
+    print("")
+  }
+
+  static func targets(_ verdicts: [TargetVerdict]) {
+    guard !verdicts.isEmpty else { return }
+    print("| Target | Measured | Verdict |")
+    print("| --- | --- | --- |")
+    for verdict in verdicts {
+      print("| \(verdict.target) | \(verdict.measured) | \(verdict.outcome.rawValue) |")
+    }
+    print("")
+  }
+}

@@ -1,0 +1,77 @@
+/// One operation measured on the library and on the baseline store.
+struct BenchmarkCase {
+  /// A short name, unique within its scenario.
+  let name: String
+  /// How many units one operation covers (derived values per commit, for
+  /// example), for per-unit figures; 1 when that means nothing.
+  var units = 1
+  /// Sets up the library's side.
+  let library: () -> Workload
+  /// Sets up the baseline's side.
+  let baseline: () -> Workload
+}
+
+/// A numbered scenario of the issue: its cases and how its targets are judged.
+struct Scenario {
+  let number: Int
+  let title: String
+  let cases: [BenchmarkCase]
+  /// Judges the scenario's targets from its results.
+  let targets: (ScenarioResults) -> [TargetVerdict]
+}
+
+/// The measured figures of one side of one case (medians over repetitions).
+struct SideResult {
+  var nanosecondsPerOperation: Double
+  /// `nil` when allocation counting is unavailable on this platform.
+  var allocationsPerOperation: Double?
+  var bytesPerOperation: Double?
+}
+
+/// Both sides of one case.
+struct CaseResult {
+  let name: String
+  let units: Int
+  let library: SideResult
+  let baseline: SideResult
+
+  /// Library time over baseline time.
+  var ratio: Double { library.nanosecondsPerOperation / baseline.nanosecondsPerOperation }
+}
+
+/// The results of one scenario, by case name.
+struct ScenarioResults {
+  let cases: [CaseResult]
+
+  subscript(name: String) -> CaseResult? {
+    cases.first { $0.name == name }
+  }
+}
+
+/// Whether one target of the issue is met, and by how much.
+struct TargetVerdict {
+  enum Outcome: String {
+    case met = "met"
+    case missed = "MISSED"
+    case notMeasured = "not measured"
+  }
+
+  let target: String
+  let outcome: Outcome
+  let measured: String
+}
+
+extension TargetVerdict {
+  /// Judges "at most `limit`" for a measured value, or "not measured" when
+  /// the case was filtered out.
+  static func atMost(
+    _ target: String, _ value: Double?, limit: Double, format: (Double) -> String
+  ) -> TargetVerdict {
+    guard let value else { return TargetVerdict(target: target, outcome: .notMeasured, measured: "-") }
+    return TargetVerdict(
+      target: target, outcome: value <= limit ? .met : .missed,
+      measured: value <= limit
+        ? format(value)
+        : "\(format(value)) (\(Formatting.ratio(value / limit)) over the limit)")
+  }
+}

@@ -1,0 +1,46 @@
+/// How long to measure; see `--quick`.
+struct Settings {
+  /// Each timed batch runs about this long.
+  var batchDuration: Duration
+  /// Timed batches per side; the median is reported.
+  var repetitions: Int
+  /// Only cases whose "scenario case" name contains this (case-insensitive).
+  var filter: String?
+  var isQuick: Bool
+
+  static let full = Settings(batchDuration: .milliseconds(25), repetitions: 15, filter: nil, isQuick: false)
+  static let quick = Settings(batchDuration: .milliseconds(2), repetitions: 3, filter: nil, isQuick: true)
+
+  /// Parses the command line; `nil` after printing usage.
+  static func parse(_ arguments: [String]) -> Settings? {
+    var settings = Settings.full
+    var filter: String?
+    var index = 0
+    while index < arguments.count {
+      switch arguments[index] {
+      case "--quick":
+        settings = .quick
+      case "--filter" where index + 1 < arguments.count:
+        index += 1
+        filter = arguments[index]
+      default:
+        print(
+          """
+          usage: VergeBenchmarks [--quick] [--filter TEXT]
+            --quick        measure a few milliseconds per case (for CI)
+            --filter TEXT  run only cases whose scenario or case name contains TEXT
+          """)
+        return nil
+      }
+      index += 1
+    }
+    settings.filter = filter
+    return settings
+  }
+
+  func includes(_ scenario: Scenario, _ benchmarkCase: BenchmarkCase) -> Bool {
+    guard let filter, !filter.isEmpty else { return true }
+    let name = "\(scenario.number) \(scenario.title) \(benchmarkCase.name)".lowercased()
+    return name.contains(filter.lowercased())
+  }
+}

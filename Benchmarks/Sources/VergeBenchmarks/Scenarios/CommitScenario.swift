@@ -1,0 +1,64 @@
+import BaselineStore
+import Verge
+
+/// Scenario 1's state: a counter.
+struct Counter: Equatable, Sendable {
+  var count = 0
+}
+
+extension Scenario {
+  /// 1. Commit on a counter with 0, 1 and 100 whole-state subscribers.
+  static var commit: Scenario {
+    Scenario(
+      number: 1,
+      title: "Commit on a counter",
+      cases: [0, 1, 100].map { subscribers in
+        BenchmarkCase(
+          name: subscribers == 1 ? "1 subscriber" : "\(subscribers) subscribers",
+          library: { libraryCounter(subscribers: subscribers) },
+          baseline: { baselineCounter(subscribers: subscribers) })
+      },
+      targets: { results in
+        [
+          .atMost(
+            "0 subscribers: at most 2× the baseline", results["0 subscribers"]?.ratio,
+            limit: 2, format: Formatting.ratio),
+          .atMost(
+            "1 subscriber: at most 2× the baseline", results["1 subscriber"]?.ratio,
+            limit: 2, format: Formatting.ratio),
+          .atMost(
+            "100 subscribers: at most 1.3× the baseline", results["100 subscribers"]?.ratio,
+            limit: 1.3, format: Formatting.ratio),
+          .atMost(
+            "0 subscribers: zero allocations per commit",
+            results["0 subscribers"]?.library.allocationsPerOperation,
+            limit: 0, format: { "\(Formatting.count($0)) allocations/op" }),
+        ]
+      })
+  }
+}
+
+private func libraryCounter(subscribers: Int) -> Workload {
+  let store = Store<Counter, Never>(initialState: Counter())
+  for _ in 0..<subscribers {
+    store.sinkState(dropsFirst: true) { changes in blackHole(changes.current.count) }
+      .storeWhileSourceActive()
+  }
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.count &+= 1 }
+    }
+  }
+}
+
+private func baselineCounter(subscribers: Int) -> Workload {
+  let store = BaselineStore(Counter())
+  for _ in 0..<subscribers {
+    store.subscribe { state in blackHole(state.count) }
+  }
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.count &+= 1 }
+    }
+  }
+}

@@ -1,0 +1,25 @@
+/// Every scenario of the suite, in the order they run.
+///
+/// To add a scenario (VergeNeue, VergeORM, TestStore), write one file in
+/// `Scenarios/` that extends `Scenario` with a static property, and list it
+/// here.
+enum Suite {
+  static var scenarios: [Scenario] {
+    [
+      .commit,
+      .largeState,
+      .derivedValues,
+    ]
+  }
+}
+
+/// `1000000` as `1,000,000`, for case names.
+func grouped(_ value: Int) -> String {
+  let digits = Array(String(value))
+  var text = ""
+  for (index, digit) in digits.enumerated() {
+    if index > 0, (digits.count - index).isMultiple(of: 3) { text += "," }
+    text.append(digit)
+  }
+  return text
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The Verge benchmark suite: every case runs on the library and on a
+// hand-written baseline store in the same run; see README.md.
+
+guard let settings = Settings.parse(Array(CommandLine.arguments.dropFirst())) else {
+  exit(2)
+}
+
+let clock = ContinuousClock()
+let started = clock.now
+let measurement = Measurement(settings: settings)
+var missed = 0
+var met = 0
+
+Report.header(settings: settings, machine: .current)
+for scenario in Suite.scenarios {
+  let cases = scenario.cases.filter { settings.includes(scenario, $0) }
+  guard !cases.isEmpty else { continue }
+  var results: [CaseResult] = []
+  for benchmarkCase in cases {
+    progress("running \(scenario.number). \(benchmarkCase.name)")
+    results.append(measurement.measure(benchmarkCase))
+  }
+  let scenarioResults = ScenarioResults(cases: results)
+  Report.table(scenario, scenarioResults)
+  let verdicts = scenario.targets(scenarioResults).filter { $0.outcome != .notMeasured }
+  Report.targets(verdicts)
+  met += verdicts.filter { $0.outcome == .met }.count
+  missed += verdicts.filter { $0.outcome == .missed }.count
+}
+print("Targets: \(met) met, \(missed) missed. Elapsed: \(clock.now - started).")
+
+/// Writes a progress line to standard error, keeping standard output Markdown.
+func progress(_ line: String) {
+  var text = line + "\n"
+  text.withUTF8 { bytes in
+    _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+  }
+}
