@@ -1,5 +1,5 @@
 import Synchronization
-import Verge
+@_spi(Internal) import Verge
 import XCTest
 
 final class DerivedTests: XCTestCase {
@@ -148,7 +148,7 @@ final class DerivedTests: XCTestCase {
     let derived = (0..<20).map { offset in store.derived(.map { $0.count + offset }) }
     let monotonic = Atomic<Bool>(true)
     let tokens = derived.map { value in
-      let last = Mutex(Int.min)
+      let last = LockedBox(Int.min)
       return value.sinkState { changes in
         last.withLock { last in
           if changes.current < last { monotonic.store(false, ordering: .relaxed) }

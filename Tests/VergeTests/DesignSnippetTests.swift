@@ -1,5 +1,4 @@
-import Synchronization
-import Verge
+@_spi(Internal) import Verge
 import XCTest
 
 /// The fragments of Verge's documentation that DESIGN.md promises compile
@@ -8,7 +7,7 @@ final class DesignSnippetTests: XCTestCase {
   func testCoreSnippetsCompileAndBehave() async throws {
     struct MyState: Equatable { var count: Int = 0 }
     enum MyActivity { case somethingHappened }
-    let printed = Mutex<[Int]>([])
+    let printed = LockedBox<[Int]>([])
     @Sendable func print(_ value: Int) { printed.withLock { $0.append(value) } }
     @Sendable func runMyOperation() async {}
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-import Verge
+@_spi(Internal) import Verge
 import XCTest
 
 final class SinkStateTests: XCTestCase {
@@ -109,7 +109,7 @@ final class SinkStateTests: XCTestCase {
   func testSubscribingFromInsideASubscriberDoesNotDeadlock() {
     let store = Store<Counter, Never>(initialState: Counter())
     let inner = Recorder<Int>()
-    let tokens = Mutex<[StoreSubscription]>([])
+    let tokens = LockedBox<[StoreSubscription]>([])
     let outer = store.sinkState(dropsFirst: true) { changes in
       guard changes.count == 1 else { return }
       let token = store.sinkState { inner.append($0.count) }

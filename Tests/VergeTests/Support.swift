@@ -1,9 +1,10 @@
 import Synchronization
+@_spi(Internal) import Verge
 import XCTest
 
 /// Collects values from any thread, in arrival order.
 final class Recorder<Value: Sendable>: Sendable {
-  private let storage = Mutex<[Value]>([])
+  private let storage = LockedBox<[Value]>([])
 
   func append(_ value: Value) {
     storage.withLock { $0.append(value) }
@@ -25,7 +26,7 @@ final class Gate: Sendable {
     case open
   }
 
-  private let state = Mutex(State.closed([]))
+  private let state = LockedBox(State.closed([]))
 
   func open() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The changes of a store's state or of a derived value, as an async sequence.
 ///
@@ -68,7 +67,7 @@ final class LatestChangesBuffer<Value: Sendable>: Sendable {
     case wait
   }
 
-  private let state = Mutex(State())
+  private let state = LockedBox(State())
 
   func hold(_ subscription: StoreSubscription) {
     state.withLock { $0.subscription = subscription }

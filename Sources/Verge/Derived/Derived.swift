@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A value computed from a store (or from other derived values) that follows
 /// its source and publishes only when it changes.
@@ -21,7 +20,7 @@ import Synchronization
 ///   costs it one read and one comparison, and allocates nothing.
 public final class Derived<Value: Sendable>: Sendable {
   let core: StateCore<Value, Never>
-  private let upstream = Mutex<[StoreSubscription]>([])
+  private let upstream = LockedBox<[StoreSubscription]>([])
   /// Sources kept alive by this value (derived values it was made from).
   private let retainedSources: [any Sendable]
 

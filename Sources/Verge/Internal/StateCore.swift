@@ -39,14 +39,14 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     var retained: [StoreSubscription] = []
   }
 
-  private let storage: Mutex<Storage>
+  private let storage: LockedBox<Storage>
   /// The thread inside `withStorage`, to report re-entrant use instead of deadlocking.
   private let owner = Atomic<UInt>(0)
   /// Set when a cancellation could not take the lock (it came from inside a commit).
   private let needsPurge = Atomic<Bool>(false)
   /// Held by the delivering thread; its value is a spare event buffer so that
   /// steady-state delivery allocates nothing.
-  private let delivery = Mutex<[Event]>([])
+  private let delivery = LockedBox<[Event]>([])
   let isEqual: @Sendable (Value, Value) -> Bool
   let middlewares: [CommitMiddleware<Value>]
 
@@ -55,7 +55,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     isEqual: @escaping @Sendable (Value, Value) -> Bool,
     middlewares: [CommitMiddleware<Value>] = []
   ) {
-    storage = Mutex(Storage(value: value))
+    storage = LockedBox(Storage(value: value))
     self.isEqual = isEqual
     self.middlewares = middlewares
   }

@@ -1,5 +1,4 @@
 import Observation
-import Synchronization
 
 /// Connects reads through `store.state` with Swift Observation.
 ///
@@ -19,7 +18,7 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   }
 
   private let registrar = ObservationRegistrar()
-  private let armed = Mutex(Armed())
+  private let armed = LockedBox(Armed())
   private let subscribe: @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?
 
   /// - Parameter subscribe: Registers a receiver of every state change of

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A token for a subscription; cancelling it or letting it go ends the
 /// subscription.
@@ -18,13 +17,13 @@ public final class StoreSubscription: Sendable, Hashable {
     var retainInSource: (@Sendable (StoreSubscription) -> Bool)?
   }
 
-  private let actions: Mutex<Actions>
+  private let actions: LockedBox<Actions>
 
   init(
     cancel: @escaping @Sendable () -> Void,
     retainInSource: @escaping @Sendable (StoreSubscription) -> Bool
   ) {
-    actions = Mutex(Actions(cancel: cancel, retainInSource: retainInSource))
+    actions = LockedBox(Actions(cancel: cancel, retainInSource: retainInSource))
   }
 
   deinit {

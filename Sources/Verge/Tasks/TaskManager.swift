@@ -66,7 +66,7 @@ public final class TaskManager: Sendable {
     var byKey: [TaskKey: [Running]] = [:]
   }
 
-  private let lines = Mutex(Lines())
+  private let lines = LockedBox(Lines())
 
   /// Creates an empty manager.
   public init() {}
