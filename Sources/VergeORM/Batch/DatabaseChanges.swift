@@ -1,0 +1,66 @@
+/// What a batch inserted, updated and deleted, per table:
+/// `changes.book.inserted`.
+///
+/// Changes are net: an entity inserted and then deleted in one batch is in no
+/// set; one deleted and inserted again is updated.
+@dynamicMemberLookup
+public struct DatabaseChanges<Database: DatabaseType>: Sendable {
+  let tables: [ObjectIdentifier: any AnyTableChanges]
+
+  /// The changes of the table declared by `keyPath` in the schema.
+  public subscript<Entity: EntityType>(
+    dynamicMember keyPath: KeyPath<Database.Schema, EntityTableKey<Entity>>
+  ) -> TableChanges<Entity> {
+    tables[ObjectIdentifier(Entity.self)].map { $0 as! TableChanges<Entity> } ?? TableChanges()
+  }
+
+  /// Whether the batch changed no entity.
+  public var isEmpty: Bool { tables.values.allSatisfy(\.isEmpty) }
+}
+
+/// What a batch did to one table.
+public struct TableChanges<Entity: EntityType>: Sendable, Equatable {
+  /// IDs that did not exist before the batch and do after it.
+  public internal(set) var inserted: Set<Entity.EntityID> = []
+  /// IDs that existed before and after the batch and were written by it.
+  public internal(set) var updated: Set<Entity.EntityID> = []
+  /// IDs that existed before the batch and do not after it.
+  public internal(set) var deleted: Set<Entity.EntityID> = []
+
+  /// No changes.
+  public init() {}
+
+  /// Whether nothing changed.
+  public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}
+
+protocol AnyTableChanges: Sendable {
+  var isEmpty: Bool { get }
+  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>)
+}
+
+extension TableChanges: AnyTableChanges {
+  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
+    guard !deleted.isEmpty else { return }
+    let type = ObjectIdentifier(Entity.self)
+    for name in Array(context.draftIndexes.keys) where context.draftIndexes[name]!.references(type) {
+      var index = context.draftIndexes.removeValue(forKey: name)!
+      if index.removeGroups(keyedBy: deleted) {
+        index.version = nextDatabaseVersion()
+        context.touchedIndexes.insert(name)
+      }
+      context.draftIndexes[name] = index
+    }
+  }
+}
+
+/// The result of `performBatchUpdates`: what the closure returned and what
+/// the batch changed.
+public struct BatchUpdateResult<Database: DatabaseType, Output> {
+  /// What the batch closure returned.
+  public let output: Output
+  /// What the batch inserted, updated and deleted, per table.
+  public let changes: DatabaseChanges<Database>
+}
+
+extension BatchUpdateResult: Sendable where Output: Sendable {}

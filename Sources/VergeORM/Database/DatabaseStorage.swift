@@ -1,0 +1,58 @@
+/// The tables and indexes of a database: the one stored property a
+/// `DatabaseType` declares (`var _backingStorage: BackingStorage = .init()`).
+///
+/// Copies share their contents; a batch copies only the paths it writes.
+/// Read it through the database (`database.entities`, `database.indexes`)
+/// and change it with `performBatchUpdates`.
+public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: Sendable, Equatable {
+  var tables: [ObjectIdentifier: any AnyEntityTableStorage] = [:]
+  var indexes: [String: any AnyIndexStorage] = [:]
+  /// Changes whenever a batch changes anything.
+  var version: UInt64 = 0
+
+  /// An empty database.
+  public init() {}
+
+  /// Two storages are equal when they hold equal tables and indexes.
+  ///
+  /// - Complexity: O(1) when neither changed since they were copied; a table
+  ///   or index that did not change since is skipped in O(1), and a changed
+  ///   table is compared only along the paths that differ.
+  public static func == (lhs: DatabaseStorage, rhs: DatabaseStorage) -> Bool {
+    if lhs.version == rhs.version { return true }
+    for key in Set(lhs.tables.keys).union(rhs.tables.keys) {
+      let equal =
+        lhs.tables[key]?.isContentEqual(to: rhs.tables[key])
+        ?? rhs.tables[key]!.isContentEqual(to: nil)
+      if !equal { return false }
+    }
+    for key in Set(lhs.indexes.keys).union(rhs.indexes.keys) {
+      let left = lhs.indexes[key]
+      let right = rhs.indexes[key]
+      if left?.version == right?.version, left != nil { continue }
+      let equal = left?.isContentEqual(to: right) ?? right!.isContentEqual(to: nil)
+      if !equal { return false }
+    }
+    return true
+  }
+
+  func table<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
+    guard let table = tables[ObjectIdentifier(type)] else { return .empty }
+    return table as! EntityTableStorage<Entity>
+  }
+
+  func index<Index: DatabaseIndexType>(named name: String, as type: Index.Type) -> Index {
+    guard let index = indexes[name] else { return Index() }
+    return index as! Index
+  }
+}
+
+/// The property name of an index key path (`\Indexes.allBooks` → `allBooks`):
+/// the index's storage key and its name in the encoded database.
+func indexName(of keyPath: AnyKeyPath) -> String {
+  let description = String(describing: keyPath)
+  guard let dot = description.lastIndex(of: "."), description.first == "\\" else {
+    preconditionFailure("VergeORM: cannot name the index key path \(description); declare indexes as stored properties")
+  }
+  return String(description[description.index(after: dot)...])
+}

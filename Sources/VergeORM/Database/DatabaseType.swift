@@ -1,0 +1,82 @@
+/// A normalized entity database that lives inside state.
+///
+/// ```swift
+/// struct Database: DatabaseType {
+///   struct Schema: EntitySchemaType {
+///     let book = Book.EntityTableKey()
+///     let author = Author.EntityTableKey()
+///   }
+///   struct Indexes: IndexesType {
+///     let allBooks = IndexKey<OrderedIDIndex<Book>>()
+///   }
+///   var _backingStorage: BackingStorage = .init()
+/// }
+///
+/// struct RootState: Equatable { var database = Database() }
+/// ```
+///
+/// Read with `entities` and `indexes`; change with `performBatchUpdates`.
+/// `Equatable` is cheap: parts a batch did not touch compare in O(1), so
+/// `changes.ifChanged(\.database)` costs almost nothing. `Codable` is
+/// synthesised; decoding refuses damaged data.
+public protocol DatabaseType: Equatable, Sendable, Codable {
+  /// The tables, declared as `EntityTableKey` properties.
+  associatedtype Schema: EntitySchemaType
+  /// The indexes, declared as `IndexKey` properties.
+  associatedtype Indexes: IndexesType
+
+  /// The storage; declare it as `var _backingStorage: BackingStorage = .init()`.
+  var _backingStorage: DatabaseStorage<Schema, Indexes> { get set }
+
+  /// Hooks run inside every batch, after its closure and before it is
+  /// applied, that can add work; empty by default.
+  static var middlewares: [DatabaseMiddleware<Self>] { get }
+}
+
+extension DatabaseType {
+  /// The storage type to declare: `var _backingStorage: BackingStorage = .init()`.
+  public typealias BackingStorage = DatabaseStorage<Schema, Indexes>
+
+  /// No middlewares.
+  public static var middlewares: [DatabaseMiddleware<Self>] { [] }
+
+  /// The tables, by schema property: `database.entities.book`.
+  public var entities: DatabaseEntities<Self> {
+    DatabaseEntities(storage: _backingStorage)
+  }
+
+  /// The indexes, by property: `database.indexes.allBooks`.
+  public var indexes: DatabaseIndexes<Self> {
+    DatabaseIndexes(storage: _backingStorage)
+  }
+}
+
+/// The tables of a database, read-only; `database.entities.book`.
+@dynamicMemberLookup
+public struct DatabaseEntities<Database: DatabaseType>: Sendable {
+  let storage: Database.BackingStorage
+
+  /// The table declared by `keyPath` in the schema.
+  ///
+  /// - Complexity: O(1).
+  public subscript<Entity: EntityType>(
+    dynamicMember keyPath: KeyPath<Database.Schema, EntityTableKey<Entity>>
+  ) -> EntityTable<Entity> {
+    EntityTable(storage: storage.table(Entity.self))
+  }
+}
+
+/// The indexes of a database, read-only; `database.indexes.allBooks`.
+@dynamicMemberLookup
+public struct DatabaseIndexes<Database: DatabaseType>: Sendable {
+  let storage: Database.BackingStorage
+
+  /// The index declared by `keyPath`.
+  ///
+  /// - Complexity: O(1).
+  public subscript<Index: DatabaseIndexType>(
+    dynamicMember keyPath: KeyPath<Database.Indexes, IndexKey<Index>>
+  ) -> Index {
+    storage.index(named: indexName(of: keyPath), as: Index.self)
+  }
+}

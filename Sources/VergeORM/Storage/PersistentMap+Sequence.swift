@@ -1,0 +1,72 @@
+extension PersistentMap: Sequence {
+  /// Iterates the entries in hash order (unspecified but stable for a value).
+  struct Iterator: IteratorProtocol {
+    private var stack: [(node: MapNode<Key, Value>, entry: Int, child: Int)]
+
+    init(root: MapNode<Key, Value>) {
+      stack = [(root, 0, 0)]
+    }
+
+    mutating func next() -> (key: Key, value: Value)? {
+      while let top = stack.last {
+        if top.entry < top.node.entries.count {
+          stack[stack.count - 1].entry += 1
+          return top.node.entries[top.entry]
+        }
+        if top.child < top.node.children.count {
+          stack[stack.count - 1].child += 1
+          stack.append((top.node.children[top.child], 0, 0))
+          continue
+        }
+        stack.removeLast()
+      }
+      return nil
+    }
+  }
+
+  func makeIterator() -> Iterator {
+    Iterator(root: root)
+  }
+
+  var underestimatedCount: Int { count }
+}
+
+
+extension PersistentMap {
+  /// Structural problems of the trie, for invariant checks; empty when sound.
+  func invariantViolations() -> [String] {
+    var problems: [String] = []
+    var counted = 0
+    func visit(_ node: MapNode<Key, Value>, shift: UInt64, prefix: UInt64, isRoot: Bool) {
+      if shift >= MapNode<Key, Value>.maxShift {
+        if node.entries.count < 2 { problems.append("collision bucket with \(node.entries.count) entries") }
+        counted += node.entries.count
+        return
+      }
+      if node.dataMap.nonzeroBitCount != node.entries.count { problems.append("dataMap does not match entries") }
+      if node.nodeMap.nonzeroBitCount != node.children.count { problems.append("nodeMap does not match children") }
+      if node.dataMap & node.nodeMap != 0 { problems.append("a slot is both entry and child") }
+      if !isRoot && node.children.isEmpty && node.entries.count < 2 { problems.append("non-canonical child node") }
+      let mask: UInt64 = shift == 0 ? 0 : (1 << shift) - 1
+      var entryIndex = 0
+      var childIndex = 0
+      for slot in 0..<32 {
+        let bit = UInt32(1) << UInt32(slot)
+        if node.dataMap & bit != 0 {
+          let hash = PersistentMap.hash(node.entries[entryIndex].key)
+          if hash & mask != prefix || (hash >> shift) & 31 != UInt64(slot) {
+            problems.append("entry stored under the wrong hash slot")
+          }
+          entryIndex += 1
+          counted += 1
+        } else if node.nodeMap & bit != 0, childIndex < node.children.count {
+          visit(node.children[childIndex], shift: shift + 5, prefix: prefix | (UInt64(slot) << shift), isRoot: false)
+          childIndex += 1
+        }
+      }
+    }
+    visit(root, shift: 0, prefix: 0, isRoot: true)
+    if counted != count { problems.append("count \(count) but \(counted) entries stored") }
+    return problems
+  }
+}

@@ -1,2 +1,0 @@
-import VergeORM
-import XCTest
