@@ -9,7 +9,13 @@ import Darwin
 // The Verge benchmark suite: every case runs on the library and on a
 // hand-written baseline store in the same run; see README.md.
 
-guard let settings = Settings.parse(Array(CommandLine.arguments.dropFirst())) else {
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(Settings.usage)
+  exit(0)
+}
+guard let settings = Settings.parse(arguments) else {
+  progress(Settings.usage)
   exit(2)
 }
 

@@ -14,6 +14,8 @@ struct Machine {
   let architecture: String
   let system: String
   let countsAllocations: Bool
+  /// When the run started, in UTC.
+  let date: String
 
   static var current: Machine {
     var name = utsname()
@@ -27,6 +29,17 @@ struct Machine {
       processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
       architecture: text(name.machine),
       system: "\(text(name.sysname)) \(text(name.release))",
-      countsAllocations: allocation_counter_is_available() != 0)
+      countsAllocations: allocation_counter_is_available() != 0,
+      date: utcNow())
   }
+}
+
+/// The current date and time in UTC, as `2026-11-21 20:15 UTC`.
+private func utcNow() -> String {
+  var now = time(nil)
+  var parts = tm()
+  gmtime_r(&now, &parts)
+  func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+  return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
+    + "\(two(parts.tm_hour)):\(two(parts.tm_min)) UTC"
 }

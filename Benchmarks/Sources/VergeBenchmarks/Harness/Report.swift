@@ -3,6 +3,7 @@ enum Report {
   static func header(settings: Settings, machine: Machine) {
     print("# Verge benchmarks")
     print("")
+    print("- date: \(machine.date)")
     print("- mode: \(settings.isQuick ? "quick" : "full"), \(settings.repetitions) batches of ~\(settings.batchDuration) per side")
     print("- machine: \(machine.processors) processors, \(machine.architecture), \(machine.system)")
     #if DEBUG

@@ -8,10 +8,16 @@ struct Settings {
   var filter: String?
   var isQuick: Bool
 
-  static let full = Settings(batchDuration: .milliseconds(25), repetitions: 15, filter: nil, isQuick: false)
+  static let full = Settings(batchDuration: .milliseconds(50), repetitions: 21, filter: nil, isQuick: false)
   static let quick = Settings(batchDuration: .milliseconds(2), repetitions: 3, filter: nil, isQuick: true)
 
-  /// Parses the command line; `nil` after printing usage.
+  static let usage = """
+    usage: VergeBenchmarks [--quick] [--filter TEXT]
+      --quick        measure a few milliseconds per case (for CI)
+      --filter TEXT  run only cases whose scenario or case name contains TEXT
+    """
+
+  /// Parses the command line; `nil` when it is not understood.
   static func parse(_ arguments: [String]) -> Settings? {
     var settings = Settings.full
     var filter: String?
@@ -24,12 +30,6 @@ struct Settings {
         index += 1
         filter = arguments[index]
       default:
-        print(
-          """
-          usage: VergeBenchmarks [--quick] [--filter TEXT]
-            --quick        measure a few milliseconds per case (for CI)
-            --filter TEXT  run only cases whose scenario or case name contains TEXT
-          """)
         return nil
       }
       index += 1
