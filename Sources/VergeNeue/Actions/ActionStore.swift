@@ -1,0 +1,161 @@
+/// A store driven by enum actions and an `ActionReducer` (the Redux shape),
+/// built on a core `Store`.
+///
+/// ```swift
+/// let store = ActionStore(initialState: CounterFeature.State(), reducer: CounterFeature())
+/// store.send(.increment)
+/// await store.send(.incrementLater).finish()
+/// store.sinkState { changes in
+///   changes.ifChanged(\.count) { count in render(count) }
+/// }
+/// .storeWhileSourceActive()
+/// ```
+///
+/// **Re-entrancy rule.** Actions are reduced one at a time, in the order
+/// they were sent. An action sent while another is being reduced — from a
+/// subscriber, a middleware, an effect or another thread — is queued and
+/// reduced after it, in order; nothing is dropped and nothing deadlocks.
+/// Consequently `send` from the only thread at work has reduced its action
+/// when it returns; when another thread (or an enclosing reduction on this
+/// one) is reducing, `send` returns at once and that thread reduces the
+/// action in turn. `await store.send(action).finish()` always waits for it.
+///
+/// `state`, `sinkState`, `derived`, `changes` and `task` behave exactly as
+/// on the core store, which is `core`.
+public final class ActionStore<Feature: ActionReducer>: Sendable {
+  /// The state type.
+  public typealias State = Feature.State
+  /// The action type.
+  public typealias Action = Feature.Action
+
+  /// The core store that holds the state.
+  public let core: Store<State, Never>
+  let engine: ActionEngine<Feature>
+
+  /// Creates a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - reducer: The reducer, with its dependencies.
+  ///   - middlewares: The pipeline around every action, in order.
+  ///   - commitMiddlewares: Hooks of the core store.
+  public init(
+    initialState: State,
+    reducer: Feature,
+    middlewares: [Middleware<Action, State>] = [],
+    commitMiddlewares: [CommitMiddleware<State>] = []
+  ) {
+    let core = Store<State, Never>(initialState: initialState, middlewares: commitMiddlewares)
+    self.core = core
+    engine = ActionEngine(feature: reducer, access: StoreAccess(store: core), middlewares: middlewares)
+  }
+
+  /// The reducer.
+  public var reducer: Feature { engine.feature }
+
+  /// Sends an action: through the middlewares to the reducer, then starts
+  /// the effects it returns. See the re-entrancy rule on `ActionStore`.
+  ///
+  /// - Parameter action: What happened.
+  /// - Returns: A handle to wait for the reduction and the effects it
+  ///   started, or to cancel those effects.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    engine.send(action, origin: .send)
+  }
+
+  /// Reduces a recording's actions into this store, without running their
+  /// effects (the actions effects sent were recorded on their own).
+  ///
+  /// - Parameter recording: What a `Recorder` captured.
+  /// - Throws: `NeueError.replayStartMismatch` when the state is not the
+  ///   recording's start state; nothing is reduced then.
+  public func replay(_ recording: Recording<Action, State>) throws(NeueError) {
+    try recording.verifyStart(core.state.current)
+    for action in recording.messages {
+      engine.reduceIgnoringEffects(action)
+    }
+  }
+}
+
+// MARK: - The core store's API
+
+extension ActionStore {
+  /// The current state; see `Store.state`.
+  public var state: StateSnapshot<State> { core.state }
+
+  /// The store's async work; see `TaskManager`.
+  public var taskManager: TaskManager { core.taskManager }
+
+  /// Subscribes to the state; see `Store.sinkState(dropsFirst:queue:_:)`.
+  ///
+  /// - Parameters:
+  ///   - dropsFirst: Skip the delivery of the current state.
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each change.
+  /// - Returns: The subscription's token.
+  public func sinkState(
+    dropsFirst: Bool = false,
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Changes<State>) -> Void
+  ) -> StoreSubscription {
+    core.sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  }
+
+  /// A value derived from the state; see `Store.derived(_:)`.
+  ///
+  /// - Parameter pipeline: How to compute it.
+  /// - Returns: The derived value; it does not keep the store alive.
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
+    core.derived(pipeline)
+  }
+
+  /// The state's changes as an async sequence; see `Store.changes`.
+  public var changes: ChangesSequence<State> { core.changes }
+
+  /// Starts async work owned by the store; see `Store.task(key:mode:priority:_:)`.
+  ///
+  /// - Parameters:
+  ///   - key: The line the task belongs to; unique by default.
+  ///   - mode: What to do with the tasks already under `key`.
+  ///   - priority: The task's priority.
+  ///   - operation: The work; cancelled when the store goes away.
+  /// - Returns: The task.
+  @discardableResult
+  public func task(
+    key: TaskKey = TaskKey(),
+    mode: TaskMode = .dropCurrent,
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
+    core.task(key: key, mode: mode, priority: priority, operation)
+  }
+}
+
+// MARK: - Test tooling
+
+extension ActionStore {
+  /// Adds an observer that sees every reduced action with the state before
+  /// and after and where it came from, and every failed effect.
+  ///
+  /// Meant for test tooling such as VergeTesting's `TestStore`. The handler
+  /// runs synchronously, after each reduction, outside the store's lock,
+  /// in reduction order.
+  ///
+  /// - Parameter handler: Receives each event.
+  /// - Returns: A token; releasing or cancelling it removes the observer.
+  /// - Complexity: While an observer is installed every reduction keeps the
+  ///   previous state, so it copies the collections it touches.
+  public func observeEvents(_ handler: @escaping @Sendable (ActionEvent<Action, State>) -> Void) -> EventObservation {
+    engine.observers.add(handler)
+  }
+
+  /// How many effects are running; for test tooling.
+  public var effectsInFlight: Int { engine.effectsInFlight }
+
+  /// Waits, without polling, until no action is queued and no effect runs
+  /// (including effects started while waiting); for test tooling.
+  public func waitUntilIdle() async {
+    await engine.inFlight.waitUntilIdle()
+  }
+}

@@ -1,0 +1,128 @@
+/// Async work returned by `ActionReducer.reduce(into:action:)`: it sends
+/// further actions, can be cancelled by id, and combines with others.
+///
+/// ```swift
+/// return .run { send in
+///   let results = try await api.search(query)
+///   send(.searchResponse(results))
+/// }
+/// .cancellable(id: SearchID(), cancelInFlight: true)
+///
+/// return .merge(.send(.started), .cancel(id: SearchID()))
+/// ```
+///
+/// Effects run as tasks owned by the store and are cancelled when the store
+/// goes away. Actions sent by an effect after it was cancelled are dropped,
+/// so a cancelled effect leaves no partial state behind it. An error thrown
+/// by an effect ends it; event observers see it as `effectFailed`.
+public struct Effect<Action: Sendable>: Sendable {
+  enum Item: Sendable {
+    case run(Run)
+    case send(Action)
+    case cancel(EffectID)
+  }
+
+  struct Run: Sendable {
+    var priority: TaskPriority?
+    var ids: [EffectID] = []
+    var cancelInFlight = false
+    let operation: @Sendable (Send<Action>) async throws -> Void
+  }
+
+  let items: [Item]
+
+  /// No work.
+  public static var none: Effect { Effect(items: []) }
+
+  /// Runs `operation` as a task; it sends actions through the `Send` it
+  /// receives.
+  ///
+  /// - Parameters:
+  ///   - priority: The task's priority.
+  ///   - operation: The work.
+  /// - Returns: The effect.
+  public static func run(
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable (Send<Action>) async throws -> Void
+  ) -> Effect {
+    Effect(items: [.run(Run(priority: priority, operation: operation))])
+  }
+
+  /// Sends `action` right after the current action is reduced (it is queued
+  /// behind it).
+  ///
+  /// - Parameter action: The action.
+  /// - Returns: The effect.
+  public static func send(_ action: Action) -> Effect {
+    Effect(items: [.send(action)])
+  }
+
+  /// Cancels the running effects marked with `id`.
+  ///
+  /// - Parameter id: The effects' id.
+  /// - Returns: The effect.
+  public static func cancel(id: some Hashable & Sendable) -> Effect {
+    Effect(items: [.cancel(EffectID(id))])
+  }
+
+  /// Combines effects; they start together, in order.
+  ///
+  /// - Parameter effects: The effects.
+  /// - Returns: One effect that runs them all.
+  public static func merge(_ effects: Effect...) -> Effect {
+    merge(effects)
+  }
+
+  /// Combines effects; they start together, in order.
+  ///
+  /// - Parameter effects: The effects.
+  /// - Returns: One effect that runs them all.
+  public static func merge(_ effects: [Effect]) -> Effect {
+    Effect(items: effects.flatMap(\.items))
+  }
+
+  /// Combines this effect with another.
+  ///
+  /// - Parameter other: The other effect.
+  /// - Returns: One effect that runs both.
+  public func merge(with other: Effect) -> Effect {
+    Effect(items: items + other.items)
+  }
+
+  /// Marks this effect's tasks with `id`, so `.cancel(id:)` cancels them.
+  ///
+  /// - Parameters:
+  ///   - id: The id.
+  ///   - cancelInFlight: Cancel the effects already running with `id`
+  ///     before starting this one (a "latest wins" search, for example).
+  /// - Returns: The marked effect.
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
+    let id = EffectID(id)
+    return Effect(
+      items: items.map { item in
+        guard case .run(var run) = item else { return item }
+        run.ids.append(id)
+        run.cancelInFlight = run.cancelInFlight || cancelInFlight
+        return .run(run)
+      })
+  }
+}
+
+/// Sends actions from an effect back into its store.
+///
+/// ```swift
+/// .run { send in send(.loaded(try await api.load())) }
+/// ```
+///
+/// Once the effect's task is cancelled, sending does nothing.
+public struct Send<Action: Sendable>: Sendable {
+  let deliver: @Sendable (Action) -> Void
+
+  /// Sends `action` to the store (queued like any other send).
+  ///
+  /// - Parameter action: The action.
+  public func callAsFunction(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    deliver(action)
+  }
+}

@@ -1,0 +1,8 @@
+/// The identity of a cancellable effect: any hashable, sendable value.
+struct EffectID: Hashable {
+  let value: AnyHashable
+
+  init(_ value: some Hashable & Sendable) {
+    self.value = AnyHashable(value)
+  }
+}

@@ -1,0 +1,87 @@
+import Synchronization
+
+/// The work one `send` started: the action's reduction and the effects it
+/// returned.
+///
+/// ```swift
+/// await store.send(.refresh).finish()   // reduced, and its effects done
+/// ```
+public struct StoreTask: Sendable {
+  let ticket: Ticket
+
+  /// Waits until the action has been reduced and every effect it started
+  /// has ended (effects those effects' actions started are not included).
+  public func finish() async {
+    for task in await ticket.reducedTasks() {
+      await task.value
+    }
+  }
+
+  /// Cancels the effects the action started.
+  public func cancel() {
+    ticket.cancel()
+  }
+}
+
+/// Where a sent action's effects are recorded once it has been reduced.
+final class Ticket: Sendable {
+  private struct State {
+    var resolved = false
+    var cancelled = false
+    var tasks: [Task<Void, Never>] = []
+    var waiters: [CheckedContinuation<[Task<Void, Never>], Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  func add(_ tasks: [Task<Void, Never>]) {
+    guard !tasks.isEmpty else { return }
+    let cancelled = state.withLock { state -> Bool in
+      state.tasks += tasks
+      return state.cancelled
+    }
+    if cancelled { for task in tasks { task.cancel() } }
+  }
+
+  func resolve() {
+    let (waiters, tasks) = state.withLock { state in
+      state.resolved = true
+      defer { state.waiters = [] }
+      return (state.waiters, state.tasks)
+    }
+    for waiter in waiters { waiter.resume(returning: tasks) }
+  }
+
+  func cancel() {
+    let tasks = state.withLock { state in
+      state.cancelled = true
+      return state.tasks
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  func reducedTasks() async -> [Task<Void, Never>] {
+    await withCheckedContinuation { continuation in
+      let ready = state.withLock { state -> [Task<Void, Never>]? in
+        if state.resolved { return state.tasks }
+        state.waiters.append(continuation)
+        return nil
+      }
+      if let ready { continuation.resume(returning: ready) }
+    }
+  }
+}
+
+/// Resolves a ticket when the last middleware step that could still reduce
+/// its action is gone.
+final class TicketResolver: Sendable {
+  let ticket: Ticket
+
+  init(_ ticket: Ticket) {
+    self.ticket = ticket
+  }
+
+  deinit {
+    ticket.resolve()
+  }
+}

@@ -1,2 +1,0 @@
-import VergeNeue
-import XCTest
