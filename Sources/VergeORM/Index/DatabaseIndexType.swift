@@ -17,6 +17,10 @@ public protocol DatabaseIndexType: Sendable, Codable, Equatable {
 /// }
 /// ```
 public struct IndexKey<Index: DatabaseIndexType>: Sendable {
+  /// Gives the key a size, so each index property has its own offset and its
+  /// key path names that property (zero-sized properties would share one).
+  private let marker: UInt8 = 0
+
   /// Creates the key.
   public init() {}
 }
