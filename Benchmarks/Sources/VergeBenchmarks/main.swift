@@ -41,7 +41,7 @@ for scenario in Suite.scenarios {
   met += verdicts.filter { $0.outcome == .met }.count
   missed += verdicts.filter { $0.outcome == .missed }.count
 }
-print("Targets: \(met) met, \(missed) missed. Elapsed: \(clock.now - started).")
+print("Targets: \(met) met, \(missed) missed. Elapsed: \(Formatting.time((clock.now - started).nanoseconds)).")
 
 /// Writes a progress line to standard error, keeping standard output Markdown.
 func progress(_ line: String) {
