@@ -1,0 +1,10 @@
+import Synchronization
+
+/// A thread-safe counter for delivery counts in tests.
+final class LockedCounter: Sendable {
+  private let count = Mutex(0)
+
+  func increment() { count.withLock { $0 += 1 } }
+
+  var value: Int { count.withLock { $0 } }
+}
