@@ -148,7 +148,7 @@ final class DerivedTests: XCTestCase {
     let derived = (0..<20).map { offset in store.derived(.map { $0.count + offset }) }
     let monotonic = Atomic<Bool>(true)
     let tokens = derived.map { value in
-      let last = LockedBox(Int.min)
+      let last = SharedLock(Int.min)
       return value.sinkState { changes in
         last.withLock { last in
           if changes.current < last { monotonic.store(false, ordering: .relaxed) }

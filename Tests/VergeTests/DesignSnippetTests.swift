@@ -7,7 +7,7 @@ final class DesignSnippetTests: XCTestCase {
   func testCoreSnippetsCompileAndBehave() async throws {
     struct MyState: Equatable { var count: Int = 0 }
     enum MyActivity { case somethingHappened }
-    let printed = LockedBox<[Int]>([])
+    let printed = SharedLock<[Int]>([])
     @Sendable func print(_ value: Int) { printed.withLock { $0.append(value) } }
     @Sendable func runMyOperation() async {}
 

@@ -109,7 +109,7 @@ final class SinkStateTests: XCTestCase {
   func testSubscribingFromInsideASubscriberDoesNotDeadlock() {
     let store = Store<Counter, Never>(initialState: Counter())
     let inner = Recorder<Int>()
-    let tokens = LockedBox<[StoreSubscription]>([])
+    let tokens = SharedLock<[StoreSubscription]>([])
     let outer = store.sinkState(dropsFirst: true) { changes in
       guard changes.count == 1 else { return }
       let token = store.sinkState { inner.append($0.count) }

@@ -93,7 +93,7 @@ final class SubscriptionLifetimeTests: XCTestCase {
         if thread == 0 {
           store.commit { $0.count += 1 }
         } else {
-          let last = LockedBox<Int>(-1)
+          let last = SharedLock<Int>(-1)
           let token = store.sinkState { changes in
             last.withLock { last in
               if changes.count < last { violations.add(1, ordering: .relaxed) }

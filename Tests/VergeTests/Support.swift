@@ -4,7 +4,7 @@ import XCTest
 
 /// Collects values from any thread, in arrival order.
 final class Recorder<Value: Sendable>: Sendable {
-  private let storage = LockedBox<[Value]>([])
+  private let storage = SharedLock<[Value]>([])
 
   func append(_ value: Value) {
     storage.withLock { $0.append(value) }
@@ -26,7 +26,7 @@ final class Gate: Sendable {
     case open
   }
 
-  private let state = LockedBox(State.closed([]))
+  private let state = SharedLock(State.closed([]))
 
   func open() {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

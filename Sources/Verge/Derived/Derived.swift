@@ -19,11 +19,12 @@
 /// - Complexity: A commit that does not change what a derived value reads
 ///   costs it one read and one comparison, and allocates nothing.
 public final class Derived<Value: Sendable>: Sendable {
-  let core: StateCore<Value, Never>
+  @usableFromInline let core: StateCore<Value, Never>
   private let upstream = LockedBox<[StoreSubscription]>([])
   /// Sources kept alive by this value (derived values it was made from).
   private let retainedSources: [any Sendable]
 
+  @usableFromInline
   init(
     _ initial: Value,
     areEqual: @escaping @Sendable (Value, Value) -> Bool,
@@ -73,6 +74,7 @@ public final class Derived<Value: Sendable>: Sendable {
   ///
   /// - Parameter pipeline: How to compute it.
   /// - Returns: The new derived value; it keeps this one alive.
+  @inlinable
   public func derived<Output>(_ pipeline: Pipeline<Value, Output>) -> Derived<Output> {
     core.derived(pipeline, retaining: [self])
   }
@@ -118,6 +120,7 @@ public final class Derived<Value: Sendable>: Sendable {
     return combined
   }
 
+  @usableFromInline
   func follow(_ subscriptions: [StoreSubscription]) {
     upstream.withLock { $0.append(contentsOf: subscriptions) }
   }
@@ -125,6 +128,7 @@ public final class Derived<Value: Sendable>: Sendable {
 
 extension StateCore {
   /// Makes a derived value that follows this core through `pipeline`.
+  @inlinable
   func derived<Output>(
     _ pipeline: Pipeline<Value, Output>, retaining sources: [any Sendable]
   ) -> Derived<Output> {
@@ -133,10 +137,15 @@ extension StateCore {
       runner.start(value), areEqual: runner.areEqualFunction, retaining: sources)
     // The first delivery re-checks the value current at subscription, so a
     // commit between `start` and `subscribe` is not missed.
+    // The handler holds the derived value's core, not the derived value: the
+    // source keeps the core alive only while this subscription lasts, and the
+    // derived value ends the subscription when it goes away. (A weak reference
+    // here would put every update on the slow reference-counting path.)
+    let target = derived.core
     let (subscription, _) = subscribe(
-      .values { [weak derived] input in
-        guard let derived, let output = runner.run(input) else { return }
-        derived.core.publish(output)
+      .values { input in
+        guard let output = runner.run(input) else { return }
+        target.publish(output)
       },
       dropsFirst: false, queue: .committingThread)
     derived.follow([subscription])
@@ -154,6 +163,7 @@ extension Store {
   ///
   /// - Parameter pipeline: How to compute it.
   /// - Returns: The derived value. It does not keep the store alive.
+  @inlinable
   public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
     core.derived(pipeline, retaining: [])
   }

@@ -13,7 +13,7 @@
 /// `reselect` does; `map` over the whole state runs it once per commit that
 /// wrote something.
 public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
-  let makeRunner: @Sendable () -> PipelineRunner<Input, Output>
+  @usableFromInline let makeRunner: @Sendable () -> PipelineRunner<Input, Output>
 
   /// A pipeline with a custom memoization step; the building block for
   /// libraries on top of Verge.
@@ -23,6 +23,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   ///   - makeStep: Called once per derived value; returns the function that
   ///     turns an input into an output, or into `nil` when the input did not
   ///     change in a way that matters. That function is called serially.
+  @inlinable
   public init(
     comparedBy areEqual: @escaping @Sendable (Output, Output) -> Bool,
     makeStep: @escaping @Sendable () -> (Input) -> Output?
@@ -35,9 +36,18 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   /// - Parameter keyPath: The property to select.
   /// - Returns: The pipeline.
   /// - Complexity: One read and one comparison per upstream change.
+  @inlinable
   public static func select(_ keyPath: KeyPath<Input, Output> & Sendable) -> Pipeline
   where Output: Equatable {
-    Pipeline(comparedBy: ==) { { $0[keyPath: keyPath] } }
+    // A stored property of a struct sits at a fixed offset: read it there and
+    // skip the run-time key path projection, which costs more than the rest
+    // of a derived value's update together.
+    if let offset = MemoryLayout<Input>.offset(of: keyPath) {
+      return Pipeline(comparedBy: ==) {
+        { input in withUnsafeBytes(of: input) { $0.load(fromByteOffset: offset, as: Output.self) } }
+      }
+    }
+    return Pipeline(comparedBy: ==) { { $0[keyPath: keyPath] } }
   }
 
   /// Maps the whole input; the closure runs on every upstream change.
@@ -45,6 +55,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   /// - Parameter transform: A pure function of the input. It runs inside the
   ///   source's delivery: it must not commit to or subscribe to the source.
   /// - Returns: The pipeline.
+  @inlinable
   public static func map(_ transform: @escaping @Sendable (Input) -> Output) -> Pipeline
   where Output: Equatable {
     Pipeline(comparedBy: ==) { { transform($0) } }
@@ -57,6 +68,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   ///   - transform: A pure function of the input.
   ///   - areEqual: Whether two outputs are the same.
   /// - Returns: The pipeline.
+  @inlinable
   public static func map(
     _ transform: @escaping @Sendable (Input) -> Output,
     comparedBy areEqual: @escaping @Sendable (Output, Output) -> Bool
@@ -77,6 +89,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   /// - Returns: The pipeline.
   /// - Complexity: One read and comparison per input per upstream change,
   ///   plus the closure when an input changed.
+  @inlinable
   public static func map<each Selected: Equatable & Sendable>(
     _ keyPaths: repeat KeyPath<Input, each Selected> & Sendable,
     transform: @escaping @Sendable (repeat each Selected) -> Output
@@ -101,17 +114,20 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
 
 /// One derived value's running pipeline: its step and the last output it
 /// published. Called only serially (see `Derived`).
+@usableFromInline
 final class PipelineRunner<Input, Output> {
-  private let step: (Input) -> Output?
-  private let areEqual: @Sendable (Output, Output) -> Bool
-  private var last: Output?
+  @usableFromInline let step: (Input) -> Output?
+  @usableFromInline let areEqual: @Sendable (Output, Output) -> Bool
+  @usableFromInline @exclusivity(unchecked) var last: Output?
 
+  @inlinable
   init(step: @escaping (Input) -> Output?, areEqual: @escaping @Sendable (Output, Output) -> Bool) {
     self.step = step
     self.areEqual = areEqual
   }
 
   /// The first output, computed when the derived value is made.
+  @inlinable
   func start(_ input: Input) -> Output {
     guard let output = step(input) else {
       preconditionFailure("Verge: a pipeline step returned nil for its first input")
@@ -121,7 +137,7 @@ final class PipelineRunner<Input, Output> {
   }
 
   /// The new output, or `nil` when nothing changed.
-  @inline(__always)
+  @inlinable @inline(__always)
   func run(_ input: Input) -> Output? {
     guard let output = step(input) else { return nil }
     if let last, areEqual(last, output) { return nil }
@@ -129,5 +145,6 @@ final class PipelineRunner<Input, Output> {
     return output
   }
 
+  @inlinable
   var areEqualFunction: @Sendable (Output, Output) -> Bool { areEqual }
 }

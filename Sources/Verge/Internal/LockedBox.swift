@@ -16,15 +16,16 @@ import Bionic
 /// project's machines. `pthread_mutex_t` is understood by the sanitizer and
 /// exists on every platform Swift runs on.
 ///
-/// Shared with the sibling targets (VergeNeue, VergeORM, VergeTesting) as
-/// SPI; it is not part of the public API.
-@_spi(Internal)
-public final class LockedBox<Value: Sendable> {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
+/// Internal, and inlinable so that the store's commit path specializes in
+/// the caller's module; the sibling targets use it through `SharedLock`.
+@usableFromInline
+final class LockedBox<Value: Sendable> {
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline @exclusivity(unchecked) var value: Value
 
   /// Creates a box holding `value`.
-  public init(_ value: Value) {
+  @usableFromInline
+  init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -39,8 +40,8 @@ public final class LockedBox<Value: Sendable> {
   }
 
   /// Runs `body` with exclusive access to the value.
-  @inline(__always)
-  public func withLock<Result, Failure: Error>(
+  @inlinable @inline(__always)
+  func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     pthread_mutex_lock(mutex)
@@ -51,12 +52,38 @@ public final class LockedBox<Value: Sendable> {
   /// Runs `body` with exclusive access when the lock is free right now, and
   /// returns `nil` without waiting when it is not (also when the calling
   /// thread holds it).
-  @inline(__always)
-  public func withLockIfAvailable<Result, Failure: Error>(
+  @inlinable @inline(__always)
+  func withLockIfAvailable<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
     guard pthread_mutex_trylock(mutex) == 0 else { return nil }
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)
+  }
+}
+
+/// The lock that Verge's sibling targets (VergeNeue, VergeORM, VergeTesting)
+/// and tests use: a `LockedBox` behind SPI. Not part of the public API.
+@_spi(Internal)
+public struct SharedLock<Value: Sendable>: Sendable {
+  private let box: LockedBox<Value>
+
+  /// Creates a lock guarding `value`.
+  public init(_ value: Value) {
+    box = LockedBox(value)
+  }
+
+  /// Runs `body` with exclusive access to the value.
+  public func withLock<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try box.withLock(body)
+  }
+
+  /// Runs `body` when the lock is free now; `nil` without waiting otherwise.
+  public func withLockIfAvailable<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try box.withLockIfAvailable(body)
   }
 }

@@ -17,38 +17,46 @@ import Synchronization
 ///   blocks: it leaves its events to the current deliverer. That is what makes
 ///   re-entrancy deadlock-free.
 /// - Subscriber closures never run under the storage lock.
+@usableFromInline
 final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
-  typealias Subscriber = CoreSubscriber<Value, Activity>
+  @usableFromInline typealias Subscriber = CoreSubscriber<Value, Activity>
 
+  @usableFromInline
   enum Event: Sendable {
     case change(sequence: UInt64, previous: Value?, current: Value)
     case first(Subscriber, Value)
     case activity(sequence: UInt64, Activity)
   }
 
+  @usableFromInline
   struct Storage: Sendable {
-    var value: Value
-    var sequence: UInt64 = 0
-    var subscribers: [Subscriber] = []
+    @usableFromInline var value: Value
+    @usableFromInline var sequence: UInt64 = 0
+    @usableFromInline var subscribers: [Subscriber] = []
     /// Subscribers that receive `Changes` and so are promised the previous value.
-    var changeSubscribers = 0
+    @usableFromInline var changeSubscribers = 0
     /// Subscribers of any kind that receive values (`Changes` or plain values).
-    var valueSubscribers = 0
-    var activitySubscribers = 0
-    var pending: [Event] = []
-    var retained: [StoreSubscription] = []
+    @usableFromInline var valueSubscribers = 0
+    @usableFromInline var activitySubscribers = 0
+    @usableFromInline var pending: [Event] = []
+    @usableFromInline var retained: [StoreSubscription] = []
+
+    @usableFromInline
+    init(value: Value) {
+      self.value = value
+    }
   }
 
-  private let storage: LockedBox<Storage>
+  @usableFromInline let storage: LockedBox<Storage>
   /// The thread inside `withStorage`, to report re-entrant use instead of deadlocking.
-  private let owner = Atomic<UInt>(0)
+  @usableFromInline let owner = Atomic<UInt>(0)
   /// Set when a cancellation could not take the lock (it came from inside a commit).
-  private let needsPurge = Atomic<Bool>(false)
+  @usableFromInline let needsPurge = Atomic<Bool>(false)
   /// Held by the delivering thread; its value is a spare event buffer so that
   /// steady-state delivery allocates nothing.
-  private let delivery = LockedBox<[Event]>([])
-  let isEqual: @Sendable (Value, Value) -> Bool
-  let middlewares: [CommitMiddleware<Value>]
+  @usableFromInline let delivery = LockedBox<[Event]>([])
+  @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
+  @usableFromInline let middlewares: [CommitMiddleware<Value>]
 
   init(
     _ value: Value,
@@ -71,33 +79,27 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// Runs `body` under the storage lock, trapping with a clear message when
   /// the calling thread already holds it (which would deadlock).
-  @inline(__always)
+  @inlinable @inline(__always)
   func withStorage<Result, Failure: Error>(
     _ operation: StaticString = #function,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let me = ThreadIdentity.current
     if owner.load(ordering: .relaxed) == me {
-      Misuse.report(
-        """
-        '\(operation)' was called on a store from inside one of that store's own commit \
-        closures or commit middlewares. The store is locked there, so this would deadlock. \
-        Move the call after the commit returns, or into a subscriber.
-        """)
+      Misuse.reentrantUse(operation)
     }
-    nonisolated(unsafe) var result: Result?
-    try storage.withLock { (storage) throws(Failure) -> Void in
+    return try storage.withLock { (storage) throws(Failure) -> Result in
       owner.store(me, ordering: .relaxed)
       defer { owner.store(0, ordering: .relaxed) }
       if needsPurge.load(ordering: .relaxed) {
         Self.purgeCancelled(&storage)
         needsPurge.store(false, ordering: .relaxed)
       }
-      result = try body(&storage)
+      return try body(&storage)
     }
-    return result!
   }
 
+  @inlinable
   var value: Value {
     withStorage("state") { $0.value }
   }
@@ -105,6 +107,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   // MARK: - Writing
 
   /// Mutates the value in place; see `Store.commit` for the contract.
+  @inlinable
   func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
@@ -152,7 +155,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Replaces the value when it differs from the current one.
   ///
   /// - Returns: Whether the value changed.
-  @discardableResult
+  @inlinable @discardableResult
   func publish(_ newValue: Value) -> Bool {
     publish(computing: { newValue })
   }
@@ -162,7 +165,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// `compute` may read other cores, never this one.
   ///
   /// - Returns: Whether the value changed.
-  @discardableResult
+  @inlinable @discardableResult
   func publish(computing compute: () -> Value) -> Bool {
     var notify = false
     let changed = withStorage("publish") { storage -> Bool in
@@ -178,7 +181,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   /// Counts a change and queues its event when anyone receives values.
-  private static func record(_ storage: inout Storage, previous: Value?) -> Bool {
+  @inlinable
+  static func record(_ storage: inout Storage, previous: Value?) -> Bool {
     storage.sequence &+= 1
     guard storage.valueSubscribers > 0 else { return false }
     storage.pending.append(
@@ -189,6 +193,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     return true
   }
 
+  @inlinable
   func send(_ activity: Activity) {
     let notify = withStorage("send") { storage -> Bool in
       storage.sequence &+= 1
@@ -203,6 +208,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// Registers a subscriber and returns its token together with the value
   /// current at registration (which is also its first delivery, unless dropped).
+  @usableFromInline
   func subscribe(
     _ receiver: Subscriber.Receiver,
     dropsFirst: Bool,
@@ -250,7 +256,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     }
   }
 
-  private static func purgeCancelled(_ storage: inout Storage) {
+  @usableFromInline
+  static func purgeCancelled(_ storage: inout Storage) {
     var kept: [Subscriber] = []
     kept.reserveCapacity(storage.subscribers.count)
     for subscriber in storage.subscribers {
@@ -278,6 +285,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   // MARK: - Delivering
 
   /// Delivers every queued event; see the type's discussion for who blocks.
+  @inlinable
   func drain() {
     var mayBlock = ThreadIdentity.deliveryDepth == 0
     while true {
@@ -296,7 +304,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     }
   }
 
-  private func deliverPending(using batch: inout [Event]) {
+  @inlinable
+  func deliverPending(using batch: inout [Event]) {
     ThreadIdentity.withDelivery {
       while true {
         let subscribers = storage.withLock { storage -> [Subscriber] in
@@ -312,7 +321,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     }
   }
 
-  private func deliver(_ event: Event, to subscribers: [Subscriber]) {
+  @inlinable
+  func deliver(_ event: Event, to subscribers: [Subscriber]) {
     switch event {
     case .change(let sequence, let previous, let current):
       for subscriber in subscribers where subscriber.startSequence < sequence {
@@ -345,19 +355,21 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 }
 
 /// One registered subscriber of a `StateCore`.
+@usableFromInline
 final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
+  @usableFromInline
   enum Receiver: Sendable {
     case changes(@Sendable (Changes<Value>) -> Void)
     case values(@Sendable (Value) -> Void)
     case activity(@Sendable (Activity) -> Void)
   }
 
-  let receiver: Receiver
-  let queue: DeliveryQueue
+  @usableFromInline let receiver: Receiver
+  @usableFromInline let queue: DeliveryQueue
   /// Events with a sequence number above this happened after registration.
-  let startSequence: UInt64
+  @usableFromInline let startSequence: UInt64
   private let onTerminate: (@Sendable () -> Void)?
-  private let cancelled = Atomic<Bool>(false)
+  @usableFromInline let cancelled = Atomic<Bool>(false)
 
   init(
     _ receiver: Receiver, queue: DeliveryQueue, startSequence: UInt64,
@@ -374,6 +386,7 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     return false
   }
 
+  @inlinable
   var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
   func markCancelled() {
@@ -388,7 +401,7 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// Calls `receive` with `payload` where this subscriber asked to be called.
   /// The synchronous path allocates nothing.
-  @inline(__always)
+  @inlinable @inline(__always)
   func perform<Payload: Sendable>(_ receive: @escaping @Sendable (Payload) -> Void, _ payload: Payload) {
     switch queue {
     case .committingThread:

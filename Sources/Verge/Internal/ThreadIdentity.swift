@@ -10,9 +10,10 @@ import Bionic
 
 /// Facts about the calling thread that the delivery engine needs and that
 /// Swift's own concurrency primitives do not expose.
+@usableFromInline
 enum ThreadIdentity {
   /// A non-zero number that identifies the calling thread while it lives.
-  @inline(__always)
+  @inlinable @inline(__always)
   static var current: UInt {
     #if canImport(Darwin)
     return UInt(bitPattern: pthread_self())
@@ -21,7 +22,7 @@ enum ThreadIdentity {
     #endif
   }
 
-  private static let depthKey: pthread_key_t = {
+  @usableFromInline static let depthKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, nil)
     precondition(status == 0, "Verge: pthread_key_create failed (\(status))")
@@ -33,11 +34,12 @@ enum ThreadIdentity {
   ///
   /// A thread that is delivering never blocks waiting for another thread's
   /// delivery: that is what keeps cross-store re-entrancy free of deadlocks.
-  @inline(__always)
+  @inlinable @inline(__always)
   static var deliveryDepth: Int {
     Int(bitPattern: pthread_getspecific(depthKey))
   }
 
+  @inlinable
   static func withDelivery<R>(_ body: () throws -> R) rethrows -> R {
     let depth = deliveryDepth
     pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth + 1))

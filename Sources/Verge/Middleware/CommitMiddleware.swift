@@ -20,7 +20,7 @@
 public struct CommitMiddleware<State>: Sendable {
   /// A name for diagnostics.
   public let name: String
-  let body: @Sendable (_ before: State, _ after: inout State, _ trace: CommitTrace) -> Void
+  @usableFromInline let body: @Sendable (_ before: State, _ after: inout State, _ trace: CommitTrace) -> Void
 
   /// Creates a middleware.
   ///

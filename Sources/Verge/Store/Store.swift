@@ -27,7 +27,7 @@ import Dispatch
 /// A store never keeps itself alive through its subscribers or tasks; when
 /// it is released, its subscriptions end and its tasks are cancelled.
 public final class Store<State: Equatable & Sendable, Activity: Sendable>: Sendable {
-  let core: StateCore<State, Activity>
+  @usableFromInline let core: StateCore<State, Activity>
   let observation: StateObservation<State>
 
   /// The store's async work, keyed and cancellable; see `task(key:mode:priority:_:)`.
@@ -96,7 +96,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Complexity: The closure's own cost when nothing keeps the previous
   ///   state; otherwise it also copies the collections it touches. A closure
   ///   that can throw always works on a copy, so it copies what it touches.
-  @discardableResult
+  @inlinable @discardableResult
   public func commit<Result, Failure: Error>(
     _ name: String = "",
     file: StaticString = #fileID,
@@ -114,6 +114,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// it in that order.
   ///
   /// - Parameter activity: The event.
+  @inlinable
   public func send(_ activity: Activity) {
     core.send(activity)
   }
