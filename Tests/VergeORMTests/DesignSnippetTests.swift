@@ -36,6 +36,7 @@ final class DesignSnippetTests: XCTestCase {
       $0.database.performBatchUpdates { context in
         let authors = (0..<10).map { i in Author(rawID: "\(i)") }
         let result = context.entities.author.insert(authors)
+        _ = result  // not in the snippet: keeps this test free of an unused-value warning
       }
     }
     let author = store.state.database.entities.author.find(by: .init("1"))
