@@ -11,13 +11,25 @@ let package = Package(
     .library(name: "Verge", targets: ["Verge"]),
     .library(name: "VergeNeue", targets: ["VergeNeue"]),
     .library(name: "VergeORM", targets: ["VergeORM"]),
+    .library(name: "VergeTesting", targets: ["VergeTesting"]),
+    .executable(name: "counter", targets: ["counter"]),
+    .executable(name: "comments", targets: ["comments"]),
   ],
   targets: [
     .target(name: "Verge", swiftSettings: strict),
     .target(name: "VergeNeue", dependencies: ["Verge"], swiftSettings: strict),
     .target(name: "VergeORM", dependencies: ["Verge"], swiftSettings: strict),
+    .target(name: "VergeTesting", dependencies: ["Verge", "VergeNeue"], swiftSettings: strict),
+    .executableTarget(
+      name: "counter", dependencies: ["Verge", "VergeNeue"], path: "Examples/counter",
+      swiftSettings: strict),
+    .executableTarget(
+      name: "comments", dependencies: ["Verge", "VergeNeue", "VergeORM"],
+      path: "Examples/comments", swiftSettings: strict),
     .testTarget(name: "VergeTests", dependencies: ["Verge"], swiftSettings: strict),
     .testTarget(name: "VergeNeueTests", dependencies: ["VergeNeue"], swiftSettings: strict),
     .testTarget(name: "VergeORMTests", dependencies: ["VergeORM"], swiftSettings: strict),
+    .testTarget(
+      name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue"], swiftSettings: strict),
   ]
 )

@@ -1,0 +1,1 @@
+// Placeholder: the comments example is being written.

@@ -1,0 +1,1 @@
+// Placeholder: the counter example is being written.

@@ -1,0 +1,2 @@
+@_exported import Verge
+@_exported import VergeNeue

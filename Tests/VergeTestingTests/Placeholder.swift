@@ -1,0 +1,2 @@
+import VergeTesting
+import XCTest
