@@ -25,5 +25,12 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // Checks the harness itself: formatting, verdicts, and that allocations
+    // are really counted.
+    .testTarget(
+      name: "VergeBenchmarksTests",
+      dependencies: ["VergeBenchmarks", "CAllocationCounter"],
+      swiftSettings: strict
+    ),
   ]
 )

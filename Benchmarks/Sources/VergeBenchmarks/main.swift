@@ -21,11 +21,12 @@ guard let settings = Settings.parse(arguments) else {
 
 let clock = ContinuousClock()
 let started = clock.now
-let measurement = Measurement(settings: settings)
+let machine = Machine.current
+let measurement = Measurement(settings: settings, countsAllocations: machine.countsAllocations)
 var missed = 0
 var met = 0
 
-Report.header(settings: settings, machine: .current)
+Report.header(settings: settings, machine: machine)
 for scenario in Suite.scenarios {
   let cases = scenario.cases.filter { settings.includes(scenario, $0) }
   guard !cases.isEmpty else { continue }

@@ -29,7 +29,7 @@ struct Machine {
       processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
       architecture: text(name.machine),
       system: "\(text(name.sysname)) \(text(name.release))",
-      countsAllocations: allocation_counter_is_available() != 0,
+      countsAllocations: allocationCounterWorks(),
       date: utcNow())
   }
 }
@@ -42,4 +42,16 @@ private func utcNow() -> String {
   func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
   return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
     + "\(two(parts.tm_hour)):\(two(parts.tm_min)) UTC"
+}
+
+/// Whether the allocation counter is built in and really sees allocations:
+/// if the interposition ever stopped working, the report must say "n/a"
+/// rather than claim zero allocations.
+func allocationCounterWorks() -> Bool {
+  guard allocation_counter_is_available() != 0 else { return false }
+  let before = allocation_counter_count()
+  let pointer = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 16)
+  blackHole(pointer)
+  pointer.deallocate()
+  return allocation_counter_count() > before
 }

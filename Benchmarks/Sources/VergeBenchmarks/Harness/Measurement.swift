@@ -3,10 +3,13 @@ import CAllocationCounter
 /// Runs workloads in timed batches and reports medians per operation.
 struct Measurement {
   let settings: Settings
+  /// Whether allocation figures are real (see `allocationCounterWorks()`).
+  let countsAllocations: Bool
   private let clock = ContinuousClock()
 
-  init(settings: Settings) {
+  init(settings: Settings, countsAllocations: Bool) {
     self.settings = settings
+    self.countsAllocations = countsAllocations
   }
 
   /// Measures both sides of `benchmarkCase`, alternating library and
@@ -32,7 +35,8 @@ struct Measurement {
     withExtendedLifetime(baseline.keepAlive) {}
     return CaseResult(
       name: benchmarkCase.name, units: benchmarkCase.units,
-      library: Sample.median(librarySamples), baseline: Sample.median(baselineSamples))
+      library: Sample.median(librarySamples, counted: countsAllocations),
+      baseline: Sample.median(baselineSamples, counted: countsAllocations))
   }
 
   /// The number of operations that makes one batch last about
@@ -68,20 +72,19 @@ struct Measurement {
 }
 
 /// One timed batch, per operation.
-private struct Sample {
+struct Sample {
   var nanoseconds: Double
   var allocations: Double
   var bytes: Double
 
-  static func median(_ samples: [Sample]) -> SideResult {
-    let counted = allocation_counter_is_available() != 0
+  static func median(_ samples: [Sample], counted: Bool) -> SideResult {
     return SideResult(
       nanosecondsPerOperation: median(samples.map(\.nanoseconds)),
       allocationsPerOperation: counted ? median(samples.map(\.allocations)) : nil,
       bytesPerOperation: counted ? median(samples.map(\.bytes)) : nil)
   }
 
-  private static func median(_ values: [Double]) -> Double {
+  static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     let middle = sorted.count / 2
     return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]

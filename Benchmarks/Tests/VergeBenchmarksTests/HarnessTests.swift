@@ -1,0 +1,79 @@
+import CAllocationCounter
+import XCTest
+
+@testable import VergeBenchmarks
+
+final class HarnessTests: XCTestCase {
+  func testVerdictsJudgeAtMost() {
+    let met = TargetVerdict.atMost("t", 1.5, limit: 2, format: Formatting.ratio)
+    XCTAssertEqual(met.outcome, .met)
+    XCTAssertEqual(met.measured, "1.50×")
+    let missed = TargetVerdict.atMost("t", 5, limit: 2, format: Formatting.ratio)
+    XCTAssertEqual(missed.outcome, .missed)
+    XCTAssertEqual(missed.measured, "5.00× (2.50× over the limit)")
+    let absent = TargetVerdict.atMost("t", nil, limit: 2, format: Formatting.ratio)
+    XCTAssertEqual(absent.outcome, .notMeasured)
+  }
+
+  func testMedianOfOddAndEvenCounts() {
+    XCTAssertEqual(Sample.median([3, 1, 2]), 2)
+    XCTAssertEqual(Sample.median([4, 1, 3, 2]), 2.5)
+  }
+
+  func testSettingsParsing() throws {
+    let quick = try XCTUnwrap(Settings.parse(["--quick", "--filter", "derived"]))
+    XCTAssertTrue(quick.isQuick)
+    XCTAssertEqual(quick.filter, "derived")
+    XCTAssertEqual(Settings.parse([])?.isQuick, false)
+    XCTAssertNil(Settings.parse(["--bogus"]))
+    XCTAssertNil(Settings.parse(["--filter"]))
+  }
+
+  func testFilterMatchesScenarioTitleAndCaseName() throws {
+    let settings = try XCTUnwrap(Settings.parse(["--filter", "COUNTER 1 sub"]))
+    let scenario = Scenario.commit
+    let names = scenario.cases.filter { settings.includes(scenario, $0) }.map(\.name)
+    XCTAssertEqual(names, ["1 subscriber"])
+  }
+
+  #if os(Linux) && canImport(Glibc)
+  func testAllocationCounterSeesAllocations() {
+    XCTAssertEqual(allocation_counter_is_available(), 1)
+    XCTAssertTrue(allocationCounterWorks())
+    let before = allocation_counter_count()
+    let bytesBefore = allocation_counter_bytes()
+    let pointer = UnsafeMutableRawPointer.allocate(byteCount: 4_096, alignment: 16)
+    pointer.deallocate()
+    XCTAssertEqual(allocation_counter_count() - before, 1)
+    XCTAssertGreaterThanOrEqual(allocation_counter_bytes() - bytesBefore, 4_096)
+  }
+
+  func testMeasurementReportsAllocationsPerOperation() {
+    var settings = Settings.quick
+    settings.batchDuration = .milliseconds(1)
+    let measurement = Measurement(settings: settings, countsAllocations: true)
+    let result = measurement.measure(
+      BenchmarkCase(
+        name: "allocating vs not",
+        library: {
+          Workload { iterations in
+            for _ in 0..<iterations {
+              let pointer = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+              blackHole(pointer)
+              pointer.deallocate()
+            }
+          }
+        },
+        baseline: {
+          Workload { iterations in
+            for index in 0..<iterations { blackHole(index) }
+          }
+        }))
+    XCTAssertEqual(result.library.allocationsPerOperation, 1)
+    XCTAssertEqual(result.library.bytesPerOperation, 64)
+    XCTAssertEqual(result.baseline.allocationsPerOperation, 0)
+    XCTAssertGreaterThan(result.library.nanosecondsPerOperation, 0)
+    XCTAssertGreaterThan(result.baseline.nanosecondsPerOperation, 0)
+  }
+  #endif
+}
