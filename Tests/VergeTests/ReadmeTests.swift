@@ -1,0 +1,61 @@
+@_spi(Internal) import Verge
+import Observation
+import XCTest
+
+/// The core tour in README.md, kept here so that it compiles and does what
+/// the README says. Keep the two in step.
+final class ReadmeTests: XCTestCase {
+  func testCoreTour() async throws {
+    let log = SharedLock<[String]>([])
+    @Sendable func show(_ line: String) { log.withLock { $0.append(line) } }
+
+    // README: "A store and a closure"
+    struct Counter: Equatable {
+      var count = 0
+      var title = "Clicks"
+    }
+
+    let store = Store<Counter, Never>(initialState: Counter())
+    store.commit { $0.count += 1 }
+    print(store.state.count)  // 1
+
+    store.sinkState { changes in
+      changes.ifChanged(\.count) { count in show("count is \(count)") }
+    }
+    .storeWhileSourceActive()
+
+    // README: "Derived values"
+    let doubled: Derived<Int> = store.derived(.map { $0.count * 2 })
+    let label: Derived<String> = store.derived(.map(\.title, \.count) { "\($0): \($1)" })
+    store.commit { $0.title = "Taps" }
+    print(doubled.value, label.value)  // 2 Taps: 1
+
+    // README: "Async work and async sequences"
+    store.task(key: TaskKey("refresh"), mode: .dropCurrent) {
+      store.commit { $0.count = 10 }
+    }
+    for await changes in store.changes {
+      if changes.count == 10 { break }
+    }
+
+    // README: "Observation"
+    withObservationTracking {
+      _ = store.state.count
+    } onChange: {
+      show("count will change")
+    }
+    store.commit { $0.title = "Not observed" }
+    store.commit { $0.count += 1 }
+
+    XCTAssertEqual(
+      log.withLock { $0 },
+      ["count is 1", "count is 10", "count will change", "count is 11"])
+    XCTAssertEqual(printed, ["1", "2 Taps: 1"])
+  }
+
+  // `print` in the README's snippet, captured here instead of written out.
+  private var printed: [String] = []
+  private func print(_ items: Any...) {
+    printed.append(items.map { "\($0)" }.joined(separator: " "))
+  }
+}
