@@ -53,6 +53,24 @@ final class ReadmeTests: XCTestCase {
     XCTAssertEqual(printed, ["1", "2 Taps: 1"])
   }
 
+  func testMiddlewareSnippet() {
+    struct Counter: Equatable { var count = 0 }
+    struct Logger: Sendable {
+      let lines = SharedLock<[String]>([])
+      func info(_ line: String) { lines.withLock { $0.append(line) } }
+    }
+    let logger = Logger()
+
+    // README: "Middleware"
+    let store = Store<Counter, Never>(
+      initialState: Counter(),
+      middlewares: [.logging { line in logger.info("\(line)") }])
+
+    store.commit("increment") { $0.count += 1 }
+    XCTAssertEqual(logger.lines.withLock { $0.count }, 1)
+    XCTAssertTrue(logger.lines.withLock { $0[0] }.hasSuffix("): count 0 → 1"))
+  }
+
   // `print` in the README's snippet, captured here instead of written out.
   private var printed: [String] = []
   private func print(_ items: Any...) {
