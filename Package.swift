@@ -22,7 +22,7 @@ let package = Package(
     .target(name: "VergeTesting", dependencies: ["Verge", "VergeNeue"], swiftSettings: strict),
     .executableTarget(
       name: "counter", dependencies: ["Verge", "VergeNeue"], path: "Examples/counter",
-      swiftSettings: strict),
+      exclude: ["README.md"], swiftSettings: strict),
     .executableTarget(
       name: "comments", dependencies: ["Verge", "VergeNeue", "VergeORM"],
       path: "Examples/comments", swiftSettings: strict),

@@ -1,0 +1,72 @@
+/// The command line of `counter`.
+struct Options: Equatable {
+  /// Commands to run without a terminal session; `nil` for interactive.
+  var script: String?
+  /// The style to start with.
+  var style: CounterStyle = .free
+  /// How long "later" waits, in milliseconds.
+  var delayMilliseconds = 1_000
+  /// Whether to print the usage and leave.
+  var showsHelp = false
+
+  static let usage = """
+    usage: counter [--style free|method|action] [--delay-ms N] [--script "COMMANDS"]
+
+    The same counter written three ways with Verge: free commits on a Store,
+    a method reducer, and an enum-action reducer with a cancellable effect.
+
+    Without --script it reads commands from standard input, one per line.
+    With --script it runs the commands, prints each state on its own line
+    and exits (for example: counter --script "+ + - undo").
+
+    commands:
+    \(Command.helpText)
+    """
+
+  /// Parses the arguments after the program name.
+  ///
+  /// - Parameter arguments: The arguments.
+  /// - Throws: `OptionsError` for an unknown option or a bad value.
+  init(_ arguments: [String]) throws(OptionsError) {
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--script", "-s":
+        guard let value = rest.popFirst() else { throw .missingValue(argument) }
+        script = value
+      case "--style":
+        guard let value = rest.popFirst() else { throw .missingValue(argument) }
+        guard let chosen = CounterStyle(rawValue: value) else {
+          throw .badValue(argument, value, expected: "free, method or action")
+        }
+        style = chosen
+      case "--delay-ms":
+        guard let value = rest.popFirst() else { throw .missingValue(argument) }
+        guard let number = Int(value), (0...60_000).contains(number) else {
+          throw .badValue(argument, value, expected: "a whole number from 0 to 60000")
+        }
+        delayMilliseconds = number
+      case "--help", "-h":
+        showsHelp = true
+      default:
+        throw .unknown(argument)
+      }
+    }
+  }
+}
+
+/// Why the command line was refused.
+enum OptionsError: Error, Equatable, CustomStringConvertible {
+  case unknown(String)
+  case missingValue(String)
+  case badValue(String, String, expected: String)
+
+  var description: String {
+    switch self {
+    case .unknown(let argument): return "unknown option '\(argument)'"
+    case .missingValue(let option): return "\(option) needs a value"
+    case .badValue(let option, let value, let expected):
+      return "\(option) '\(value)' is not valid; expected \(expected)"
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import Dispatch
+import Foundation
+
+/// Runs `counter`: parses the command line, then the scripted or the
+/// interactive mode. Everything it prints goes through here.
+@MainActor
+enum Shell {
+  /// Runs the program.
+  ///
+  /// - Parameter arguments: The arguments after the program name.
+  /// - Returns: The exit status.
+  static func run(_ arguments: [String]) async -> Int32 {
+    let options: Options
+    do {
+      options = try Options(arguments)
+    } catch {
+      printError("counter: \(error)\nTry 'counter --help'.")
+      return 2
+    }
+    if options.showsHelp {
+      print(Options.usage)
+      return 0
+    }
+    let milliseconds = options.delayMilliseconds
+    let session = CounterSession(style: options.style) {
+      try await Task.sleep(for: .milliseconds(milliseconds))
+    }
+    if let script = options.script {
+      return await runScript(script, in: session)
+    }
+    await runInteractive(session)
+    return 0
+  }
+
+  /// Runs a script: every word must be a command, else nothing runs.
+  ///
+  /// - Returns: 0, or 2 when the script was refused.
+  static func runScript(_ script: String, in session: CounterSession) async -> Int32 {
+    let commands: [Command]
+    do {
+      commands = try Command.parse(script: script)
+    } catch {
+      printError("counter: \(error)")
+      return 2
+    }
+    for line in await scriptLines(commands, in: session) {
+      print(line)
+    }
+    return 0
+  }
+
+  /// The scripted output: one line per command, `<command> <status>`.
+  ///
+  /// `help` prints nothing and `quit` ends the script.
+  static func scriptLines(_ commands: [Command], in session: CounterSession) async -> [String] {
+    var lines: [String] = []
+    for command in commands {
+      if command == .quit { break }
+      if command == .help { continue }
+      await session.perform(command)
+      lines.append(command.word.padding(toLength: 8, withPad: " ", startingAt: 0) + session.statusLine)
+    }
+    await session.settleByCancelling()
+    return lines
+  }
+
+  /// The terminal session: one command per line until `quit` or end of input.
+  static func runInteractive(_ session: CounterSession) async {
+    let screen = Screen(session: session, clears: isatty(STDOUT_FILENO) != 0)
+    let subscriptions = session.models.values.map { model in
+      model.observe { _ in Task { @MainActor in screen.draw() } }
+    }
+    screen.draw()
+    for await line in standardInputLines() {
+      let word = line.trimmingCharacters(in: .whitespaces)
+      if word.isEmpty {
+        screen.draw()
+        continue
+      }
+      guard let command = Command(word) else {
+        screen.draw(message: "unknown command '\(word)'; type ? for help")
+        continue
+      }
+      if command == .quit { break }
+      if command == .help {
+        screen.draw(message: "commands:\n" + Command.helpText)
+        continue
+      }
+      await session.perform(command)
+      screen.draw()
+    }
+    for subscription in subscriptions { subscription.cancel() }
+    await session.settleByCancelling()
+    print("bye")
+  }
+
+  /// Lines of standard input, read on a background thread so the screen
+  /// can redraw while waiting; ends at end of input.
+  static func standardInputLines() -> AsyncStream<String> {
+    AsyncStream { continuation in
+      let thread = Thread {
+        while let line = readLine() { continuation.yield(line) }
+        continuation.finish()
+      }
+      thread.start()
+    }
+  }
+
+  /// Writes a message to standard error.
+  static func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+  }
+}
+
+extension CounterSession {
+  /// Cancels the delayed increments of every style and waits for them to end.
+  func settleByCancelling() async {
+    for model in models.values { model.cancelIncrementLater() }
+    await settle()
+  }
+}
+
+/// Draws the interactive screen within 80 columns.
+@MainActor
+final class Screen {
+  private let session: CounterSession
+  private let clears: Bool
+  private var message: String?
+
+  init(session: CounterSession, clears: Bool) {
+    self.session = session
+    self.clears = clears
+  }
+
+  /// Redraws everything, with an optional message under the state.
+  func draw(message: String? = nil) {
+    if let message { self.message = message } else { self.message = nil }
+    var out = clears ? "\u{1B}[2J\u{1B}[H" : "\n"
+    out += "Verge counter - \(session.style.title)\n"
+    out += String(repeating: "-", count: 60) + "\n"
+    for style in CounterStyle.allCases {
+      let model = session.models[style]!
+      let marker = style == session.style ? ">" : " "
+      var line = "\(marker) \(style.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))"
+      line += "count: \(model.count)"
+      if model.pendingIncrements > 0 { line += "  (+\(model.pendingIncrements) pending)" }
+      line += "   undo \(model.undoCount) / redo \(model.redoCount)"
+      out += line + "\n"
+    }
+    out += "\nrecent log:\n"
+    let recent = session.log.recent
+    out += recent.isEmpty ? "  (nothing yet)\n" : recent.map { "  " + Screen.fit($0, 76) + "\n" }.joined()
+    if let notice = session.notice { out += "\n\(notice)\n" }
+    if let message = self.message { out += "\n\(message)\n" }
+    out += "\n+ - later cancel undo redo style free method action ? quit\n> "
+    print(out, terminator: "")
+    fflush(nil)
+  }
+
+  /// Cuts a line to `width` characters.
+  static func fit(_ line: String, _ width: Int) -> String {
+    line.count <= width ? line : String(line.prefix(width - 1)) + "…"
+  }
+}
