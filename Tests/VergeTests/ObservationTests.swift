@@ -1,6 +1,6 @@
 import Observation
 import Synchronization
-import Verge
+@testable import Verge
 import XCTest
 
 final class ObservationTests: XCTestCase {
@@ -54,6 +54,17 @@ final class ObservationTests: XCTestCase {
     XCTAssertFalse(second.isSet)
     store.commit { $0.count = 2 }
     XCTAssertTrue(second.isSet)
+  }
+
+  func testStoreStopsFollowingOnceNothingReadIsWatched() {
+    let store = Store<Counter, Never>(initialState: Counter())
+    XCTAssertEqual(store.core.valueSubscriberCount, 0)
+    _ = store.state.count  // read outside any observer: armed until it changes
+    XCTAssertEqual(store.core.valueSubscriberCount, 1)
+    store.commit { $0.name = "other" }
+    XCTAssertEqual(store.core.valueSubscriberCount, 1)
+    store.commit { $0.count = 1 }
+    XCTAssertEqual(store.core.valueSubscriberCount, 0, "commits keep paying for a read nobody watches")
   }
 
   func testObservationFromManyThreads() {

@@ -49,7 +49,7 @@ final class ReadmeTests: XCTestCase {
 
     XCTAssertEqual(
       log.withLock { $0 },
-      ["count is 1", "count is 10", "count will change", "count is 11"])
+      ["count is 1", "count is 10", "count is 11", "count will change"])
     XCTAssertEqual(printed, ["1", "2 Taps: 1"])
   }
 

@@ -21,6 +21,39 @@ import Synchronization
 final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline typealias Subscriber = CoreSubscriber<Value, Activity>
 
+  /// Events in commit order. The first one sits in its own slot: most
+  /// deliveries carry one event, and a slot is emptied with specialized code
+  /// where an array would go through the run time.
+  @usableFromInline
+  struct EventQueue: Sendable {
+    @usableFromInline var head: Event?
+    @usableFromInline var tail: [Event] = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool {
+      if case .none = head { return true }
+      return false
+    }
+
+    @inlinable
+    mutating func append(_ event: Event) {
+      if case .none = head {
+        head = event
+      } else {
+        tail.append(event)
+      }
+    }
+
+    @inlinable
+    mutating func removeAll() {
+      head = nil
+      if !tail.isEmpty { tail.removeAll(keepingCapacity: true) }
+    }
+  }
+
   @usableFromInline
   enum Event: Sendable {
     case change(sequence: UInt64, previous: Value?, current: Value)
@@ -38,7 +71,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     /// Subscribers of any kind that receive values (`Changes` or plain values).
     @usableFromInline var valueSubscribers = 0
     @usableFromInline var activitySubscribers = 0
-    @usableFromInline var pending: [Event] = []
+    @usableFromInline var pending = EventQueue()
     @usableFromInline var retained: [StoreSubscription] = []
 
     @usableFromInline
@@ -54,7 +87,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline let needsPurge = Atomic<Bool>(false)
   /// Held by the delivering thread; its value is a spare event buffer so that
   /// steady-state delivery allocates nothing.
-  @usableFromInline let delivery = LockedBox<[Event]>([])
+  @usableFromInline let delivery = LockedBox(EventQueue())
+  /// Set by a thread that queued events and may not wait for the delivering
+  /// thread: that thread re-checks the queue after releasing `delivery`.
+  @usableFromInline let handedOff = Atomic<Bool>(false)
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
   @usableFromInline let middlewares: [CommitMiddleware<Value>]
 
@@ -97,6 +133,11 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       }
       return try body(&storage)
     }
+  }
+
+  /// How many subscribers receive values (for tests).
+  var valueSubscriberCount: Int {
+    storage.withLock { $0.valueSubscribers }
   }
 
   @inlinable
@@ -287,36 +328,37 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Delivers every queued event; see the type's discussion for who blocks.
   @inlinable
   func drain() {
-    var mayBlock = ThreadIdentity.deliveryDepth == 0
-    while true {
-      let ran: Bool
-      if mayBlock {
-        delivery.withLock { deliverPending(using: &$0) }
-        ran = true
-      } else {
-        ran = delivery.withLockIfAvailable { deliverPending(using: &$0) } != nil
-      }
-      // If another thread holds the delivery lock it will see our events:
-      // it re-checks the queue after releasing the lock.
-      guard ran else { return }
-      mayBlock = false
+    if ThreadIdentity.deliveryDepth == 0 {
+      // Not delivering anything: wait for the delivering thread, if any,
+      // then deliver whatever is left ourselves.
+      delivery.withLock { deliverPending(using: &$0) }
+    } else {
+      // Already delivering (a subscriber committed): never wait, or two
+      // deliveries waiting on each other would deadlock. Leave the events to
+      // whoever holds the lock; it re-checks the queue after releasing it.
+      handedOff.store(true, ordering: .sequentiallyConsistent)
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0) }) != nil else { return }
+    }
+    while handedOff.exchange(false, ordering: .sequentiallyConsistent) {
       guard storage.withLock({ !$0.pending.isEmpty }) else { return }
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0) }) != nil else { return }
     }
   }
 
   @inlinable
-  func deliverPending(using batch: inout [Event]) {
+  func deliverPending(using batch: inout EventQueue) {
     ThreadIdentity.withDelivery {
       while true {
         let subscribers = storage.withLock { storage -> [Subscriber] in
           swap(&storage.pending, &batch)
           return storage.subscribers
         }
-        if batch.isEmpty { return }
-        for event in batch {
+        guard let head = batch.head else { return }
+        deliver(head, to: subscribers)
+        for event in batch.tail {
           deliver(event, to: subscribers)
         }
-        batch.removeAll(keepingCapacity: true)
+        batch.removeAll()
       }
     }
   }

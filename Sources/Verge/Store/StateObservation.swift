@@ -51,15 +51,19 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   }
 
   private func stateDidChange(_ state: State) {
-    let fired = armed.withLock { armed -> [SendableKeyPath] in
-      guard !armed.checks.isEmpty else { return [] }
+    let (fired, idle) = armed.withLock { armed -> ([SendableKeyPath], StoreSubscription?) in
       var fired: [SendableKeyPath] = []
       for (keyPath, changed) in armed.checks where changed(state) {
         fired.append(keyPath)
       }
       for keyPath in fired { armed.checks[keyPath] = nil }
-      return fired
+      // Nothing left to watch: stop following the store, so that a store
+      // whose state was read once outside any observer commits at full speed.
+      guard armed.checks.isEmpty else { return (fired, nil) }
+      defer { armed.subscription = nil }
+      return (fired, armed.subscription)
     }
+    idle?.cancel()
     for keyPath in fired {
       registrar.withMutation(of: self, keyPath: \.[member: keyPath]) {}
     }
