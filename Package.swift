@@ -31,5 +31,8 @@ let package = Package(
     .testTarget(name: "VergeORMTests", dependencies: ["VergeORM"], swiftSettings: strict),
     .testTarget(
       name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue"], swiftSettings: strict),
+    .testTarget(
+      name: "ExamplesTests", dependencies: ["counter", "comments", "VergeTesting", "VergeNeue", "VergeORM"],
+      swiftSettings: strict),
   ]
 )

@@ -8,7 +8,7 @@ final class CounterSession {
   let log: LogBuffer
   /// The style that receives commands.
   private(set) var style: CounterStyle
-  private var pending: [Pending] = []
+  private var pending: [CounterStyle: [Pending]] = [:]
   /// The last message for the user (a refusal, for example).
   private(set) var notice: String?
 
@@ -40,10 +40,15 @@ final class CounterSession {
     switch command {
     case .increment: model.increment()
     case .decrement: model.decrement()
-    case .incrementLater: pending.append(model.incrementLater())
+    case .incrementLater:
+      // Every style replaces the waiting increment with the new one, so the
+      // old ones end at once; waiting for them keeps the pending count exact.
+      let replaced = pending[style] ?? []
+      pending[style] = [model.incrementLater()]
+      for wait in replaced { await wait() }
     case .cancel:
       model.cancelIncrementLater()
-      await settle()
+      for wait in pending.removeValue(forKey: style) ?? [] { await wait() }
     case .wait: await settle()
     case .undo: if !model.undo() { notice = "nothing to undo" }
     case .redo: if !model.redo() { notice = "nothing to redo" }
@@ -53,10 +58,11 @@ final class CounterSession {
     }
   }
 
-  /// Waits until every delayed increment started so far landed or was cancelled.
+  /// Waits until every delayed increment started so far, in every style,
+  /// landed or was cancelled.
   func settle() async {
-    let waiting = pending
-    pending = []
+    let waiting = pending.values.flatMap { $0 }
+    pending = [:]
     for wait in waiting { await wait() }
   }
 
