@@ -25,7 +25,7 @@ let package = Package(
       exclude: ["README.md"], swiftSettings: strict),
     .executableTarget(
       name: "comments", dependencies: ["Verge", "VergeNeue", "VergeORM"],
-      path: "Examples/comments", swiftSettings: strict),
+      path: "Examples/comments", exclude: ["README.md"], swiftSettings: strict),
     .testTarget(name: "VergeTests", dependencies: ["Verge"], swiftSettings: strict),
     .testTarget(name: "VergeNeueTests", dependencies: ["VergeNeue"], swiftSettings: strict),
     .testTarget(name: "VergeORMTests", dependencies: ["VergeORM"], swiftSettings: strict),

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Runs `comments`: options, then the scripted or the interactive mode.
+@MainActor
+enum CommentsShell {
+  static let usage = """
+    usage: comments [--seed N] [--failure-percent N] [--latency-ms N] [--script "CMD; CMD"]
+
+    Photos, authors and comments held normalized in VergeORM, loaded from a
+    simulated server with latency and seeded failures (the same seed gives the
+    same failures). Without --script it reads one command per line.
+
+    commands:
+    \(GalleryCommand.helpText)
+    """
+
+  /// Runs the program and returns its exit status.
+  static func run(_ arguments: [String]) async -> Int32 {
+    var seed: UInt64 = 6
+    var failurePercent = 20
+    var latency = 300
+    var script: String?
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      let value = rest.first
+      switch argument {
+      case "--help", "-h":
+        print(usage)
+        return 0
+      case "--script" where value != nil, "-s" where value != nil:
+        script = rest.popFirst()
+      case "--seed" where value.flatMap { UInt64($0) } != nil:
+        seed = UInt64(rest.popFirst()!)!
+      case "--failure-percent" where value.flatMap { Int($0) }.map { (0...100).contains($0) } == true:
+        failurePercent = Int(rest.popFirst()!)!
+      case "--latency-ms" where value.flatMap { Int($0) }.map { (0...60_000).contains($0) } == true:
+        latency = Int(rest.popFirst()!)!
+      default:
+        let problem = value == nil || argument.hasPrefix("--") == false ? "unknown option" : "bad value for"
+        printError("comments: \(problem) '\(argument)'\nTry 'comments --help'.")
+        return 2
+      }
+    }
+    let milliseconds = latency
+    let api = FakePhotoAPI(seed: seed, failurePercent: failurePercent) {
+      try await Task.sleep(for: .milliseconds(milliseconds))
+    }
+    let session = GallerySession(api: api)
+    if let script {
+      let commands: [GalleryCommand]
+      do {
+        commands = try GalleryCommand.parse(script: script)
+      } catch {
+        printError("comments: \(error)")
+        return 2
+      }
+      for line in await scriptLines(commands, in: session) { print(line) }
+      return 0
+    }
+    await runInteractive(session)
+    return 0
+  }
+
+  /// Scripted output: each command echoed, then its result lines indented.
+  static func scriptLines(_ commands: [GalleryCommand], in session: GallerySession) async -> [String] {
+    var lines: [String] = []
+    for command in commands {
+      if command == .quit { break }
+      if command == .help { continue }
+      lines.append("> \(command.echo)")
+      lines += await session.perform(command).map { "  " + $0 }
+    }
+    return lines
+  }
+
+  /// One command per line from standard input until `quit` or end of input.
+  static func runInteractive(_ session: GallerySession) async {
+    print("Verge comments - type ? for help, 'refresh' to load")
+    let watcher = session.store.sinkState(dropsFirst: true) { changes in
+      changes.ifChanged(\.isLoading) { loading in
+        if loading { Task { @MainActor in print("  (loading...)") } }
+      }
+    }
+    prompt()
+    for await line in standardInputLines() {
+      if line.trimmingSpaces().isEmpty {
+        prompt()
+        continue
+      }
+      let command: GalleryCommand
+      do {
+        command = try GalleryCommand(parsing: line)
+      } catch {
+        print("  \(error)")
+        prompt()
+        continue
+      }
+      if command == .quit { break }
+      if command == .refresh {
+        // Not awaited, so a second refresh can cancel the first.
+        let task = session.startRefresh()
+        Task { @MainActor in
+          if case .failure(let error) = await task.result, !(error is CancellationError) {
+            print("  error: \(error)")
+          } else if !task.isCancelled {
+            print("  loaded \(session.photos.count) photos")
+          }
+          prompt()
+        }
+        continue
+      }
+      for output in await session.perform(command) { print("  " + output) }
+      prompt()
+    }
+    watcher.cancel()
+    print("bye")
+  }
+
+  private static func prompt() {
+    print("comments> ", terminator: "")
+    fflush(nil)
+  }
+
+  /// Lines of standard input, read on a background thread.
+  static func standardInputLines() -> AsyncStream<String> {
+    AsyncStream { continuation in
+      Thread {
+        while let line = readLine() { continuation.yield(line) }
+        continuation.finish()
+      }
+      .start()
+    }
+  }
+
+  static func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+  }
+}
+
+extension GalleryCommand {
+  /// The command as typed, for scripted output.
+  var echo: String {
+    switch self {
+    case .refresh: return "refresh"
+    case .list: return "list"
+    case .open(let number): return "open \(number)"
+    case .close: return "close"
+    case .post(let text): return "post \(text)"
+    case .delete(let number): return "delete \(number)"
+    case .help: return "help"
+    case .quit: return "quit"
+    }
+  }
+}

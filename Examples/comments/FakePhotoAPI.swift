@@ -1,0 +1,154 @@
+@_spi(Internal) import Verge
+
+/// Waits for the simulated network; injected so tests never sleep for real.
+typealias Latency = @Sendable () async throws -> Void
+
+/// What the server sends for a refresh.
+struct GalleryPayload: Sendable, Equatable {
+  var photos: [Photo]
+  var authors: [Author]
+  var comments: [Comment]
+}
+
+/// Why a simulated request failed.
+enum APIError: Error, Equatable, CustomStringConvertible {
+  /// The simulated server refused this request (seeded, so it reproduces).
+  case unavailable(request: String)
+  /// The comment or photo does not exist on the server.
+  case notFound(String)
+  /// The comment text was empty or too long.
+  case invalidComment(String)
+
+  var description: String {
+    switch self {
+    case .unavailable(let request): return "server unavailable during \(request); try again"
+    case .notFound(let what): return "\(what) not found on the server"
+    case .invalidComment(let reason): return "comment refused: \(reason)"
+    }
+  }
+}
+
+/// A simulated photo server with latency and seeded failures.
+///
+/// Every request waits `latency` (cancellable), then fails when the seeded
+/// generator says so: the same seed and the same requests give the same
+/// failures.
+final class FakePhotoAPI: Sendable {
+  private struct Server {
+    var payload: GalleryPayload
+    var random: SplitMix64
+    var nextCommentNumber = 100
+  }
+
+  private let server: SharedLock<Server>
+  private let latency: Latency
+  /// The chance, from 0 to 100, that a request fails.
+  let failurePercent: Int
+
+  /// Creates the server with the sample gallery.
+  ///
+  /// - Parameters:
+  ///   - seed: Seeds the failures.
+  ///   - failurePercent: The chance (0...100) that a request fails.
+  ///   - latency: The wait before each answer.
+  init(seed: UInt64, failurePercent: Int, latency: @escaping Latency) {
+    server = SharedLock(Server(payload: FakePhotoAPI.sample, random: SplitMix64(seed: seed)))
+    self.failurePercent = min(max(failurePercent, 0), 100)
+    self.latency = latency
+  }
+
+  /// Loads every photo, author and comment.
+  ///
+  /// - Throws: `APIError.unavailable`, or `CancellationError` when cancelled.
+  func fetchGallery() async throws -> GalleryPayload {
+    try await respond(to: "refresh") { $0.payload }
+  }
+
+  /// Posts a comment.
+  ///
+  /// - Throws: `APIError`, or `CancellationError` when cancelled.
+  func postComment(_ text: String, on photoID: Photo.EntityID, by authorID: Author.EntityID) async throws -> Comment {
+    let text = text.trimmingSpaces()
+    guard !text.isEmpty else { throw APIError.invalidComment("the text is empty") }
+    guard text.count <= 120 else { throw APIError.invalidComment("longer than 120 characters") }
+    return try await respond(to: "post") { server throws(APIError) in
+      guard server.payload.photos.contains(where: { $0.entityID == photoID }) else {
+        throw .notFound("photo \(photoID.raw)")
+      }
+      server.nextCommentNumber += 1
+      let comment = Comment(rawID: "c\(server.nextCommentNumber)", photoID: photoID, authorID: authorID, text: text)
+      server.payload.comments.append(comment)
+      return comment
+    }
+  }
+
+  /// Deletes a comment.
+  ///
+  /// - Throws: `APIError`, or `CancellationError` when cancelled.
+  func deleteComment(_ id: Comment.EntityID) async throws {
+    try await respond(to: "delete") { server throws(APIError) in
+      guard let index = server.payload.comments.firstIndex(where: { $0.entityID == id }) else {
+        throw .notFound("comment \(id.raw)")
+      }
+      server.payload.comments.remove(at: index)
+    }
+  }
+
+  /// Waits, draws the failure dice, then applies `body` to the server.
+  private func respond<Result: Sendable>(
+    to request: String,
+    _ body: (inout Server) throws(APIError) -> Result
+  ) async throws -> Result {
+    try await latency()
+    try Task.checkCancellation()
+    return try server.withLock { server throws(APIError) -> Result in
+      if Int(server.random.next() % 100) < failurePercent { throw .unavailable(request: request) }
+      return try body(&server)
+    }
+  }
+
+  /// The sample gallery the server starts with.
+  static let sample: GalleryPayload = {
+    let ana = Author(rawID: "ana", name: "Ana")
+    let bo = Author(rawID: "bo", name: "Bo")
+    let chen = Author(rawID: "chen", name: "Chen")
+    let photos = [
+      Photo(rawID: "p1", title: "Harbour at dawn", authorID: ana.entityID),
+      Photo(rawID: "p2", title: "Rain on the tram", authorID: bo.entityID),
+      Photo(rawID: "p3", title: "Lanterns", authorID: chen.entityID),
+    ]
+    let comments = [
+      Comment(rawID: "c1", photoID: photos[0].entityID, authorID: bo.entityID, text: "That light!"),
+      Comment(rawID: "c2", photoID: photos[0].entityID, authorID: chen.entityID, text: "Which harbour is it?"),
+      Comment(rawID: "c3", photoID: photos[1].entityID, authorID: ana.entityID, text: "Love the reflections."),
+    ]
+    return GalleryPayload(photos: photos, authors: [ana, bo, chen], comments: comments)
+  }()
+}
+
+extension String {
+  /// The text without leading and trailing spaces.
+  func trimmingSpaces() -> String {
+    var text = Substring(self)
+    while text.first == " " { text = text.dropFirst() }
+    while text.last == " " { text = text.dropLast() }
+    return String(text)
+  }
+}
+
+/// A small seeded generator so simulated failures reproduce.
+struct SplitMix64: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,16 @@
+@_spi(Internal) import Verge
+@testable import comments
+
+/// A thread-safe list of activities, for subscribers in tests.
+final class NoticeList: Sendable {
+  private let items = SharedLock<[GalleryActivity]>([])
+
+  func append(_ item: GalleryActivity) {
+    items.withLock { $0.append(item) }
+  }
+
+  var all: [GalleryActivity] { items.withLock { $0 } }
+}
+
+/// The counter tests' `DelayGate` under the name the gallery tests use.
+typealias Gate = DelayGate
