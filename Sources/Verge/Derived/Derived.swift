@@ -1,3 +1,4 @@
+import Synchronization
 
 /// A value computed from a store (or from other derived values) that follows
 /// its source and publishes only when it changes.
@@ -128,28 +129,126 @@ public final class Derived<Value: Sendable>: Sendable {
 
 extension StateCore {
   /// Makes a derived value that follows this core through `pipeline`.
+  ///
+  /// Every value derived from one core is updated by that core's single
+  /// `DerivedHub` subscriber, which loops over them; the derived value starts
+  /// from the value current at registration, under the same lock, so no
+  /// commit is missed or seen twice.
   @inlinable
   func derived<Output>(
     _ pipeline: Pipeline<Value, Output>, retaining sources: [any Sendable]
   ) -> Derived<Output> {
     let runner = pipeline.makeRunner()
-    let derived = Derived(
-      runner.start(value), areEqual: runner.areEqualFunction, retaining: sources)
-    // The first delivery re-checks the value current at subscription, so a
-    // commit between `start` and `subscribe` is not missed.
-    // The handler holds the derived value's core, not the derived value: the
-    // source keeps the core alive only while this subscription lasts, and the
-    // derived value ends the subscription when it goes away. (A weak reference
-    // here would put every update on the slow reference-counting path.)
-    let target = derived.core
-    let (subscription, _) = subscribe(
-      .values { input in
+    let hub = derivedHub()
+    return withStorage("derived") { storage in
+      let derived = Derived(
+        runner.start(storage.value), areEqual: runner.areEqualFunction, retaining: sources)
+      // The entry holds the derived value's core, not the derived value: the
+      // derived value marks the entry dead when it goes away. (A weak reference
+      // here would put every update on the slow reference-counting path.)
+      let target = derived.core
+      let entry = DerivedHub<Value>.Entry(startSequence: storage.sequence) { input in
         guard let output = runner.run(input) else { return }
         target.publish(output)
-      },
-      dropsFirst: false, queue: .committingThread)
-    derived.follow([subscription])
-    return derived
+      }
+      hub.add(entry)
+      derived.follow([
+        StoreSubscription(cancel: { hub.remove(entry) }, retainInSource: { _ in false })
+      ])
+      return derived
+    }
+  }
+
+  /// This core's hub, made and subscribed on first use.
+  @inlinable
+  func derivedHub() -> DerivedHub<Value> {
+    hubSlot.withLock { slot in
+      if let hub = slot { return hub }
+      let hub = DerivedHub<Value>()
+      let (subscription, _) = subscribe(
+        .sequencedValues { sequence, value in hub.update(sequence, value) },
+        dropsFirst: true, queue: .committingThread)
+      hub.hold(subscription)
+      slot = hub
+      return hub
+    }
+  }
+}
+
+/// Updates every value derived from one source, in one loop, inside the
+/// source's delivery.
+@usableFromInline
+final class DerivedHub<State: Sendable>: Sendable {
+  /// One derived value's update, and whether its derived value still exists.
+  @usableFromInline
+  final class Entry {
+    @usableFromInline let startSequence: UInt64
+    @usableFromInline let update: (State) -> Void
+    @usableFromInline let isDead = Atomic<Bool>(false)
+
+    @inlinable
+    init(startSequence: UInt64, update: @escaping (State) -> Void) {
+      self.startSequence = startSequence
+      self.update = update
+    }
+  }
+
+  @usableFromInline
+  struct Entries: Sendable {
+    @usableFromInline var all: ContiguousArray<Entry> = []
+    @usableFromInline var dead = 0
+    @usableFromInline var subscription: StoreSubscription?
+
+    @usableFromInline
+    init() {}
+  }
+
+  @usableFromInline let entries = LockedBox(Entries())
+
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
+  func hold(_ subscription: StoreSubscription) {
+    entries.withLock { $0.subscription = subscription }
+  }
+
+  @usableFromInline
+  func add(_ entry: Entry) {
+    entries.withLock { $0.all.append(entry) }
+  }
+
+  @usableFromInline
+  func remove(_ entry: Entry) {
+    entry.isDead.store(true, ordering: .releasing)
+    entries.withLock { $0.dead += 1 }
+  }
+
+  /// Runs every live entry registered before event `sequence`.
+  @inlinable
+  func update(_ sequence: UInt64, _ state: State) {
+    let all = entries.withLock { entries -> ContiguousArray<Entry> in
+      if entries.dead > 0 {
+        entries.all.removeAll { $0.isDead.load(ordering: .acquiring) }
+        entries.dead = 0
+      }
+      return entries.all
+    }
+    // `all` owns every entry for the whole loop, so the loop reads them
+    // unretained: retaining and releasing each of thousands of entries
+    // would cost more than updating it.
+    all.withUnsafeBufferPointer { buffer in
+      guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
+      for index in buffer.indices {
+        let entry = base.load(
+          fromByteOffset: index &* MemoryLayout<Unmanaged<Entry>>.stride, as: Unmanaged<Entry>.self)
+        entry._withUnsafeGuaranteedRef { entry in
+          if entry.startSequence < sequence && !entry.isDead.load(ordering: .relaxed) {
+            entry.update(state)
+          }
+        }
+      }
+    }
   }
 }
 

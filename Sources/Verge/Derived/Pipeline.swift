@@ -31,6 +31,12 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     makeRunner = { PipelineRunner(step: makeStep(), areEqual: areEqual) }
   }
 
+  /// A pipeline that reads a stored property at a fixed byte offset.
+  @inlinable
+  init(offset: Int, comparedBy areEqual: @escaping @Sendable (Output, Output) -> Bool) {
+    makeRunner = { PipelineRunner(offset: offset, areEqual: areEqual) }
+  }
+
   /// Selects a property.
   ///
   /// - Parameter keyPath: The property to select.
@@ -43,9 +49,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     // skip the run-time key path projection, which costs more than the rest
     // of a derived value's update together.
     if let offset = MemoryLayout<Input>.offset(of: keyPath) {
-      return Pipeline(comparedBy: ==) {
-        { input in withUnsafeBytes(of: input) { $0.load(fromByteOffset: offset, as: Output.self) } }
-      }
+      return Pipeline(offset: offset, comparedBy: ==)
     }
     return Pipeline(comparedBy: ==) { { $0[keyPath: keyPath] } }
   }
@@ -116,20 +120,38 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
 /// published. Called only serially (see `Derived`).
 @usableFromInline
 final class PipelineRunner<Input, Output> {
-  @usableFromInline let step: (Input) -> Output?
+  @usableFromInline let step: ((Input) -> Output?)?
+  /// Set for `select` of a stored property: read there, with no closure call.
+  @usableFromInline let offset: Int
   @usableFromInline let areEqual: @Sendable (Output, Output) -> Bool
   @usableFromInline @exclusivity(unchecked) var last: Output?
 
   @inlinable
   init(step: @escaping (Input) -> Output?, areEqual: @escaping @Sendable (Output, Output) -> Bool) {
     self.step = step
+    self.offset = 0
     self.areEqual = areEqual
+  }
+
+  @inlinable
+  init(offset: Int, areEqual: @escaping @Sendable (Output, Output) -> Bool) {
+    self.step = nil
+    self.offset = offset
+    self.areEqual = areEqual
+  }
+
+  @inlinable @inline(__always)
+  func output(for input: Input) -> Output? {
+    guard let step else {
+      return withUnsafeBytes(of: input) { $0.load(fromByteOffset: offset, as: Output.self) }
+    }
+    return step(input)
   }
 
   /// The first output, computed when the derived value is made.
   @inlinable
   func start(_ input: Input) -> Output {
-    guard let output = step(input) else {
+    guard let output = output(for: input) else {
       preconditionFailure("Verge: a pipeline step returned nil for its first input")
     }
     last = output
@@ -139,7 +161,7 @@ final class PipelineRunner<Input, Output> {
   /// The new output, or `nil` when nothing changed.
   @inlinable @inline(__always)
   func run(_ input: Input) -> Output? {
-    guard let output = step(input) else { return nil }
+    guard let output = output(for: input) else { return nil }
     if let last, areEqual(last, output) { return nil }
     last = output
     return output

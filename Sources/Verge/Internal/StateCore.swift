@@ -91,6 +91,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Set by a thread that queued events and may not wait for the delivering
   /// thread: that thread re-checks the queue after releasing `delivery`.
   @usableFromInline let handedOff = Atomic<Bool>(false)
+  /// The one subscriber that updates every value derived from this core;
+  /// made with the first derived value.
+  @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
   @usableFromInline let middlewares: [CommitMiddleware<Value>]
 
@@ -316,7 +319,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     case .changes:
       storage.changeSubscribers += delta
       storage.valueSubscribers += delta
-    case .values:
+    case .values, .sequencedValues:
       storage.valueSubscribers += delta
     case .activity:
       storage.activitySubscribers += delta
@@ -373,6 +376,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
           subscriber.perform(receive, Changes(previous: previous, current: current))
         case .values(let receive):
           subscriber.perform(receive, current)
+        case .sequencedValues(let receive):
+          if !subscriber.isCancelled { receive(sequence, current) }
         case .activity:
           continue
         }
@@ -383,6 +388,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         subscriber.perform(receive, Changes(previous: nil, current: value))
       case .values(let receive):
         subscriber.perform(receive, value)
+      case .sequencedValues(let receive):
+        if !subscriber.isCancelled { receive(subscriber.startSequence, value) }
       case .activity:
         break
       }
@@ -403,6 +410,8 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   enum Receiver: Sendable {
     case changes(@Sendable (Changes<Value>) -> Void)
     case values(@Sendable (Value) -> Void)
+    /// Values with their sequence number, for the derived-value hub.
+    case sequencedValues(@Sendable (UInt64, Value) -> Void)
     case activity(@Sendable (Activity) -> Void)
   }
 

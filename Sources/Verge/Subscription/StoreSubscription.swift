@@ -19,6 +19,7 @@ public final class StoreSubscription: Sendable, Hashable {
 
   private let actions: LockedBox<Actions>
 
+  @usableFromInline
   init(
     cancel: @escaping @Sendable () -> Void,
     retainInSource: @escaping @Sendable (StoreSubscription) -> Bool
