@@ -31,6 +31,18 @@ public enum StateDiff {
     /// element or key.
     public let actual: String
 
+    /// Creates a difference.
+    ///
+    /// - Parameters:
+    ///   - path: Where the values differ.
+    ///   - expected: The expected value there, rendered.
+    ///   - actual: The actual value there, rendered.
+    public init(path: String, expected: String, actual: String) {
+      self.path = path
+      self.expected = expected
+      self.actual = actual
+    }
+
     /// Three lines: the path, then the expected and the actual value.
     public var description: String {
       "\(path)\n  expected: \(expected)\n  actual:   \(actual)"

@@ -1,2 +1,0 @@
-import VergeTesting
-import XCTest

@@ -1,0 +1,207 @@
+import VergeTesting
+import XCTest
+
+struct Album: Equatable, Sendable {
+  var photos: [String] = []
+  var isLoading = false
+  var count = 0
+}
+
+final class AlbumReducer: ReducerType {
+  typealias TargetState = Album
+  let api: PhotoAPI
+  let clock: TestClock
+
+  init(api: PhotoAPI, clock: TestClock = TestClock()) {
+    self.api = api
+    self.clock = clock
+  }
+
+  func increment() -> Mutation { .init { $0.count += 1 } }
+  func setLoading(_ value: Bool) -> Mutation { .init { $0.isLoading = value } }
+  func setPhotos(_ photos: [String]) -> Mutation {
+    .init {
+      $0.photos = photos
+      $0.isLoading = false
+    }
+  }
+
+  func refresh() -> Action<Int> {
+    .init { context in
+      context.commit { $0.setLoading(true) }
+      let photos = try await self.api.photos()
+      context.commit { $0.setPhotos(photos) }
+      return photos.count
+    }
+  }
+
+  func delayedIncrement() -> Action<Void> {
+    .init { context in
+      try await self.clock.sleep(for: .seconds(5))
+      context.commit { $0.increment() }
+    }
+  }
+}
+
+final class ReducerTestStoreTests: XCTestCase {
+  private func makeStore(api: PhotoAPI = .stub(["a"]), clock: TestClock = TestClock(), log: FailureLog)
+    -> ReducerTestStore<AlbumReducer>
+  {
+    ReducerTestStore(
+      initialState: Album(), reducer: AlbumReducer(api: api, clock: clock), timeout: .milliseconds(500),
+      reporter: log.reporter)
+  }
+
+  func testCommitAndDispatchInOrder() async throws {
+    let log = FailureLog()
+    let gate = Gate()
+    let store = makeStore(api: .stub(["a", "b"], gate: gate), log: log)
+    store.commit({ $0.increment() }) { $0.count = 1 }
+    let refresh = store.dispatch { $0.refresh() }
+    await store.receive("setLoading(_:)") { $0.isLoading = true }
+    gate.open()
+    await store.receive("setPhotos(_:)") {
+      $0.isLoading = false
+      $0.photos = ["a", "b"]
+    }
+    let count = try await refresh.value
+    XCTAssertEqual(count, 2)
+    await store.finish()
+    XCTAssertEqual(log.messages, [])
+  }
+
+  func testTestClockDrivesAnAction() async throws {
+    let log = FailureLog()
+    let clock = TestClock()
+    let store = makeStore(clock: clock, log: log)
+    let action = store.dispatch { $0.delayedIncrement() }
+    await clock.waitForSleepers()
+    clock.advance(by: .seconds(5))
+    await store.receive("increment()") { $0.count = 1 }
+    try await action.value
+    await store.finish()
+    XCTAssertEqual(log.messages, [])
+  }
+
+  func testNonExhaustiveSkipsMutations() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    store.exhaustivity = .off
+    store.dispatch { $0.refresh() }
+    await store.receive("setPhotos(_:)") { $0.photos = ["a"] }
+    store.commit { $0.increment() }
+    await store.finish()
+    XCTAssertEqual(log.messages, [])
+  }
+
+  func testSkipInFlightActions() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    let store = makeStore(clock: clock, log: log)
+    let action = store.dispatch { $0.delayedIncrement() }
+    await clock.waitForSleepers()
+    store.skipInFlightActions()
+    await store.finish()
+    XCTAssertEqual(log.messages, [])
+    do {
+      try await action.value
+      XCTFail("the cancelled action should have thrown")
+    } catch {
+      XCTAssertTrue(error is CancellationError)
+    }
+  }
+
+  // MARK: - Failures
+
+  func testWrongMutationStateShowsTheDiff() {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    let line: UInt = #line + 1
+    store.commit({ $0.increment() }) { $0.count = 2 }
+    XCTAssertEqual(
+      log.all,
+      [
+        .init(
+          message: """
+            commit(increment()): the state is not what was expected:
+              count
+                expected: 2
+                actual:   1
+            """, line: line)
+      ])
+  }
+
+  func testWrongMutationNameFails() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    store.dispatch { $0.refresh() }
+    await store.receive("setPhotos(_:)") { $0.photos = ["a"] }
+    await store.finish()
+    XCTAssertEqual(
+      log.messages,
+      [
+        "receive(\"setPhotos(_:)\"): the next committed mutation is \"setLoading(_:)\".",
+        """
+        finish(): 1 mutation(s) committed but not asserted, committed by dispatch(refresh()):
+          setPhotos(_:)
+        """,
+      ])
+  }
+
+  func testUnassertedMutationsFailAtTheNextCommit() async throws {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    let dispatchLine: UInt = #line + 1
+    let refresh = store.dispatch { $0.refresh() }
+    _ = try await refresh.value
+    let line: UInt = #line + 1
+    store.commit({ $0.increment() }) { $0.count = 1 }
+    XCTAssertEqual(
+      log.all,
+      [
+        .init(
+          message: """
+            commit(increment()): 2 committed mutation(s) must be asserted with receive, or skipped with skipReceivedMutations(), first:
+              setLoading(_:) (from dispatch(refresh()) at ReducerTestStoreTests.swift:\(dispatchLine))
+              setPhotos(_:) (from dispatch(refresh()) at ReducerTestStoreTests.swift:\(dispatchLine))
+            """, line: line)
+      ])
+  }
+
+  func testFinishPointsAtTheActionStillRunning() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    let line: UInt = #line + 1
+    store.dispatch { $0.delayedIncrement() }
+    await store.finish(timeout: .milliseconds(50))
+    XCTAssertEqual(
+      log.all,
+      [
+        .init(
+          message:
+            "finish(): dispatch(delayedIncrement()) is still running. Receive its mutations, or call skipInFlightActions().",
+          line: line)
+      ])
+  }
+
+  func testReceiveWithNothingRunningFailsAtOnce() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    await store.receive("increment()", timeout: .seconds(30))
+    XCTAssertEqual(
+      log.messages,
+      [
+        "receive(\"increment()\"): no mutation was committed, and no dispatched action is running that could commit one."
+      ])
+  }
+
+  func testReceiveTimesOut() async {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    store.dispatch { $0.delayedIncrement() }
+    await store.receive("increment()", timeout: .milliseconds(30))
+    store.skipInFlightActions()
+    await store.finish()
+    XCTAssertEqual(log.messages, ["receive(\"increment()\"): timed out after 30 ms waiting for the mutation."])
+  }
+}
