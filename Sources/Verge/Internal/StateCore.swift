@@ -370,16 +370,15 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   func deliver(_ event: Event, to subscribers: [Subscriber]) {
     switch event {
     case .change(let sequence, let previous, let current):
-      for subscriber in subscribers where subscriber.startSequence < sequence {
-        switch subscriber.receiver {
-        case .changes(let receive):
-          subscriber.perform(receive, Changes(previous: previous, current: current))
-        case .values(let receive):
+      let changes = Changes(previous: previous, current: current)
+      Self.forEach(in: subscribers) { subscriber in
+        guard subscriber.startSequence < sequence else { return }
+        if let receive = subscriber.changesReceiver {
+          subscriber.perform(receive, changes)
+        } else if let receive = subscriber.valuesReceiver {
           subscriber.perform(receive, current)
-        case .sequencedValues(let receive):
+        } else if let receive = subscriber.sequencedReceiver {
           if !subscriber.isCancelled { receive(sequence, current) }
-        case .activity:
-          continue
         }
       }
     case .first(let subscriber, let value):
@@ -394,10 +393,25 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         break
       }
     case .activity(let sequence, let activity):
-      for subscriber in subscribers where subscriber.startSequence < sequence {
-        if case .activity(let receive) = subscriber.receiver {
+      Self.forEach(in: subscribers) { subscriber in
+        if subscriber.startSequence < sequence, let receive = subscriber.activityReceiver {
           subscriber.perform(receive, activity)
         }
+      }
+    }
+  }
+
+  /// Visits each subscriber without retaining it: `subscribers` owns them
+  /// all for the whole loop.
+  @inlinable @inline(__always)
+  static func forEach(in subscribers: [Subscriber], _ body: (Subscriber) -> Void) {
+    subscribers.withUnsafeBufferPointer { buffer in
+      guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
+      for index in buffer.indices {
+        base.load(
+          fromByteOffset: index &* MemoryLayout<Unmanaged<Subscriber>>.stride,
+          as: Unmanaged<Subscriber>.self
+        )._withUnsafeGuaranteedRef(body)
       }
     }
   }
@@ -416,6 +430,14 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   @usableFromInline let receiver: Receiver
+  // The receiver again, one stored property per kind: the delivery loop
+  // reads these from a subscriber it holds unretained, which lets it call
+  // the closure without copying it out of an enum payload.
+  @usableFromInline let changesReceiver: (@Sendable (Changes<Value>) -> Void)?
+  @usableFromInline let valuesReceiver: (@Sendable (Value) -> Void)?
+  @usableFromInline let sequencedReceiver: (@Sendable (UInt64, Value) -> Void)?
+  @usableFromInline let activityReceiver: (@Sendable (Activity) -> Void)?
+  @usableFromInline let isSynchronous: Bool
   @usableFromInline let queue: DeliveryQueue
   /// Events with a sequence number above this happened after registration.
   @usableFromInline let startSequence: UInt64
@@ -427,6 +449,21 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     onTerminate: (@Sendable () -> Void)?
   ) {
     self.receiver = receiver
+    var changes: (@Sendable (Changes<Value>) -> Void)?
+    var values: (@Sendable (Value) -> Void)?
+    var sequenced: (@Sendable (UInt64, Value) -> Void)?
+    var activity: (@Sendable (Activity) -> Void)?
+    switch receiver {
+    case .changes(let receive): changes = receive
+    case .values(let receive): values = receive
+    case .sequencedValues(let receive): sequenced = receive
+    case .activity(let receive): activity = receive
+    }
+    changesReceiver = changes
+    valuesReceiver = values
+    sequencedReceiver = sequenced
+    activityReceiver = activity
+    if case .committingThread = queue { isSynchronous = true } else { isSynchronous = false }
     self.queue = queue
     self.startSequence = startSequence
     self.onTerminate = onTerminate
@@ -454,6 +491,10 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   /// The synchronous path allocates nothing.
   @inlinable @inline(__always)
   func perform<Payload: Sendable>(_ receive: @escaping @Sendable (Payload) -> Void, _ payload: Payload) {
+    if isSynchronous {
+      if !isCancelled { receive(payload) }
+      return
+    }
     switch queue {
     case .committingThread:
       if !isCancelled { receive(payload) }
