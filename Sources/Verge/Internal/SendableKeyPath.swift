@@ -1,7 +1,9 @@
 /// A key path usable as a dictionary key across threads.
+@usableFromInline
 struct SendableKeyPath: Hashable {
-  let keyPath: AnyKeyPath
+  @usableFromInline let keyPath: AnyKeyPath
 
+  @inlinable
   init(_ keyPath: AnyKeyPath) {
     self.keyPath = keyPath
   }

@@ -28,6 +28,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   struct EventQueue: Sendable {
     @usableFromInline var head: Event?
     @usableFromInline var tail: [Event] = []
+    @usableFromInline var count = 0
 
     @inlinable
     init() {}
@@ -40,6 +41,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
     @inlinable
     mutating func append(_ event: Event) {
+      count += 1
       if case .none = head {
         head = event
       } else {
@@ -49,6 +51,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
     @inlinable
     mutating func removeAll() {
+      count = 0
       head = nil
       if !tail.isEmpty { tail.removeAll(keepingCapacity: true) }
     }
@@ -91,6 +94,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Set by a thread that queued events and may not wait for the delivering
   /// thread: that thread re-checks the queue after releasing `delivery`.
   @usableFromInline let handedOff = Atomic<Bool>(false)
+  /// How many events are queued; lets the delivering thread see that the
+  /// queue is empty without taking the lock again.
+  @usableFromInline let queued = Atomic<Int>(0)
   /// The one subscriber that updates every value derived from this core;
   /// made with the first derived value.
   @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
@@ -189,7 +195,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         }
         if isEqual(previous, storage.value) { return result }
       }
-      notify = Self.record(&storage, previous: previous)
+      notify = record(&storage, previous: previous)
       return result
     }
     if notify { drain() }
@@ -217,7 +223,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       if isEqual(storage.value, newValue) { return false }
       let previous: Value? = storage.changeSubscribers > 0 ? storage.value : nil
       storage.value = newValue
-      notify = Self.record(&storage, previous: previous)
+      notify = record(&storage, previous: previous)
       return true
     }
     if notify { drain() }
@@ -225,11 +231,18 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   /// Counts a change and queues its event when anyone receives values.
+  /// Queues an event; call with the storage lock held.
+  @inlinable @inline(__always)
+  func enqueue(_ storage: inout Storage, _ event: Event) {
+    storage.pending.append(event)
+    queued.add(1, ordering: .relaxed)
+  }
+
   @inlinable
-  static func record(_ storage: inout Storage, previous: Value?) -> Bool {
+  func record(_ storage: inout Storage, previous: Value?) -> Bool {
     storage.sequence &+= 1
     guard storage.valueSubscribers > 0 else { return false }
-    storage.pending.append(
+    enqueue(&storage, 
       .change(
         sequence: storage.sequence,
         previous: storage.changeSubscribers > 0 ? previous : nil,
@@ -242,7 +255,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let notify = withStorage("send") { storage -> Bool in
       storage.sequence &+= 1
       guard storage.activitySubscribers > 0 else { return false }
-      storage.pending.append(.activity(sequence: storage.sequence, activity))
+      enqueue(&storage, .activity(sequence: storage.sequence, activity))
       return true
     }
     if notify { drain() }
@@ -266,7 +279,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       Self.count(subscriber, in: &storage, by: 1)
       var notify = false
       if !dropsFirst, !subscriber.receivesActivities {
-        storage.pending.append(.first(subscriber, storage.value))
+        enqueue(&storage, .first(subscriber, storage.value))
         notify = true
       }
       return (subscriber, storage.value, notify)
@@ -351,9 +364,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @inlinable
   func deliverPending(using batch: inout EventQueue) {
     ThreadIdentity.withDelivery {
-      while true {
+      repeat {
         let subscribers = storage.withLock { storage -> [Subscriber] in
           swap(&storage.pending, &batch)
+          queued.subtract(batch.count, ordering: .relaxed)
           return storage.subscribers
         }
         guard let head = batch.head else { return }
@@ -362,7 +376,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
           deliver(event, to: subscribers)
         }
         batch.removeAll()
-      }
+      } while queued.load(ordering: .acquiring) > 0
     }
   }
 

@@ -9,8 +9,9 @@ import Observation
 /// alone and disarms; the next read arms it again. So a reader is
 /// invalidated only by commits that change what it read, and the store keeps
 /// just the small values that were read, never a whole previous state.
+@usableFromInline
 final class StateObservation<State: Sendable>: Observable, Sendable {
-  private typealias Check = @Sendable (State) -> Bool
+  @usableFromInline typealias Check = @Sendable (State) -> Bool
 
   private struct Armed: Sendable {
     var checks: [SendableKeyPath: Check] = [:]
@@ -30,7 +31,8 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   /// Stands for the state's key path in the registrar; never read.
   subscript(member member: SendableKeyPath) -> Void { () }
 
-  private func arm(_ keyPath: SendableKeyPath, check: @escaping Check) {
+  @usableFromInline
+  func arm(_ keyPath: SendableKeyPath, check: @escaping Check) {
     registrar.access(self, keyPath: \.[member: keyPath])
     let needsSubscription = armed.withLock { armed -> Bool in
       if armed.checks[keyPath] == nil { armed.checks[keyPath] = check }
@@ -72,14 +74,24 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
 
 extension StateObservation {
   /// Registers a read of `keyPath` that returned `value`.
+  @inlinable
   func track<Value: Equatable & Sendable>(_ keyPath: KeyPath<State, Value>, value: Value) {
-    // Key paths are immutable once formed; reading through one from any thread is safe.
-    nonisolated(unsafe) let keyPath = keyPath
-    arm(SendableKeyPath(keyPath)) { state in state[keyPath: keyPath] != value }
+    let key = SendableKeyPath(keyPath)
+    if let offset = MemoryLayout<State>.offset(of: keyPath) {
+      // A stored property: compare it in place, with no key path projection.
+      arm(key) { state in
+        withUnsafeBytes(of: state) { $0.load(fromByteOffset: offset, as: Value.self) } != value
+      }
+    } else {
+      // Key paths are immutable once formed; reading through one from any thread is safe.
+      nonisolated(unsafe) let keyPath = keyPath
+      arm(key) { state in state[keyPath: keyPath] != value }
+    }
   }
 
   /// Registers a read of a value that cannot be kept for comparison: any
   /// commit that writes something invalidates it.
+  @inlinable
   func trackUncomparable<Value>(_ keyPath: KeyPath<State, Value>) {
     arm(SendableKeyPath(keyPath)) { _ in true }
   }

@@ -6,21 +6,24 @@
 /// commits that change what it read. `current` is the whole state value.
 @dynamicMemberLookup
 public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
-  private let value: State
-  private let observation: StateObservation<State>?
+  @usableFromInline let value: State
+  @usableFromInline let observation: StateObservation<State>?
 
+  @usableFromInline
   init(_ value: State, observation: StateObservation<State>?) {
     self.value = value
     self.observation = observation
   }
 
   /// The whole state; registers a dependency on all of it.
+  @inlinable
   public var current: State {
     observation?.track(\State.self, value: value)
     return value
   }
 
   /// Reads a property of the state and registers it with Swift Observation.
+  @inlinable
   public subscript<Value: Equatable & Sendable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let member = value[keyPath: keyPath]
     observation?.track(keyPath, value: member)
@@ -29,6 +32,7 @@ public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
 
   /// Reads a property that is not `Equatable`; observers of it are
   /// invalidated by every commit that writes anything.
+  @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     observation?.trackUncomparable(keyPath)
     return value[keyPath: keyPath]

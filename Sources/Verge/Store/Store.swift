@@ -28,7 +28,7 @@ import Dispatch
 /// it is released, its subscriptions end and its tasks are cancelled.
 public final class Store<State: Equatable & Sendable, Activity: Sendable>: Sendable {
   @usableFromInline let core: StateCore<State, Activity>
-  let observation: StateObservation<State>
+  @usableFromInline let observation: StateObservation<State>
 
   /// The store's async work, keyed and cancellable; see `task(key:mode:priority:_:)`.
   public let taskManager = TaskManager()
@@ -55,6 +55,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
   ///   Hold on to the snapshot only briefly: while you do, the next commit
   ///   copies the collections it touches.
+  @inlinable
   public var state: StateSnapshot<State> {
     StateSnapshot(core.value, observation: observation)
   }

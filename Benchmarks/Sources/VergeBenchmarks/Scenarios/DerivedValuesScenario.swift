@@ -20,9 +20,17 @@ extension Scenario {
         BenchmarkCase(
           name: "\(grouped(count)) derived values",
           units: count,
-          library: { libraryDerived(count: count) },
+          library: { libraryDerived(count: count, byKeyPath: false) },
           baseline: { baselineDerived(count: count) })
-      },
+      } + [
+        // For information: the same through a key path with a subscript,
+        // which Swift can only project at run time.
+        BenchmarkCase(
+          name: "10,000 derived values, select(\\.fields[i])",
+          units: 10_000,
+          library: { libraryDerived(count: 10_000, byKeyPath: true) },
+          baseline: { baselineDerived(count: 10_000) })
+      ],
       targets: { results in
         [
           .atMost(
@@ -37,10 +45,14 @@ extension Scenario {
   }
 }
 
-private func libraryDerived(count: Int) -> Workload {
+/// Verge's side: `.map { $0.fields[index] }`, the same selection the
+/// baseline's closure makes; or `.select(\.fields[index])` when `byKeyPath`.
+private func libraryDerived(count: Int, byKeyPath: Bool) -> Workload {
   let store = Store<FieldsState, Never>(initialState: FieldsState(fields: Array(0..<count)))
   let derived: [AnyObject] = (0..<count).map { index in
-    store.derived(.select(\FieldsState.fields[index]))
+    byKeyPath
+      ? store.derived(.select(\FieldsState.fields[index]))
+      : store.derived(.map { $0.fields[index] })
   }
   return Workload(keepAlive: derived) { iterations in
     for _ in 0..<iterations {
