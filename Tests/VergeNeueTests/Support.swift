@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// A one-shot gate: `wait()` suspends until `open()` is called (before or after).
 final class Gate: Sendable {
@@ -7,7 +7,7 @@ final class Gate: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = SharedLock(State())
 
   func open() {
     let waiters = state.withLock { state in
@@ -32,7 +32,7 @@ final class Gate: Sendable {
 
 /// A thread-safe list, for collecting what callbacks saw.
 final class Collected<Element: Sendable>: Sendable {
-  private let items = Mutex<[Element]>([])
+  private let items = SharedLock<[Element]>([])
 
   func append(_ element: Element) {
     items.withLock { $0.append(element) }

@@ -1,8 +1,8 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// A thread-safe counter for delivery counts in tests.
 final class LockedCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = SharedLock(0)
 
   func increment() { count.withLock { $0 += 1 } }
 

@@ -97,6 +97,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// How many events are queued; lets the delivering thread see that the
   /// queue is empty without taking the lock again.
   @usableFromInline let queued = Atomic<Int>(0)
+  /// Mirrors `valueSubscribers > 0` for the commit's fast-path decision.
+  @usableFromInline let hasValueSubscribers = Atomic<Bool>(false)
   /// The one subscriber that updates every value derived from this core;
   /// made with the first derived value.
   @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
@@ -137,7 +139,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       owner.store(me, ordering: .relaxed)
       defer { owner.store(0, ordering: .relaxed) }
       if needsPurge.load(ordering: .relaxed) {
-        Self.purgeCancelled(&storage)
+        purgeCancelled(&storage)
         needsPurge.store(false, ordering: .relaxed)
       }
       return try body(&storage)
@@ -162,44 +164,90 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    if hasValueSubscribers.load(ordering: .relaxed) && ThreadIdentity.deliveryDepth == 0 {
+      // Fast path: become the delivering thread first, so that when nothing
+      // is queued the event goes straight to the subscribers without a trip
+      // through the queue (one lock round trip fewer).
+      var result: Result?
+      let ran: Void? = try delivery.withLockIfAvailable { (batch) throws(Failure) -> Void in
+        var direct: (event: Event, subscribers: [Subscriber])?
+        result = try withStorage("commit") { (storage) throws(Failure) -> Result in
+          let (result, changed, previous) = try apply(&storage, trace: trace, body)
+          guard changed else { return result }
+          storage.sequence &+= 1
+          guard storage.valueSubscribers > 0 else { return result }
+          let event = makeChange(&storage, previous: previous)
+          if storage.pending.isEmpty {
+            direct = (event, storage.subscribers)
+          } else {
+            enqueue(&storage, event)
+          }
+          return result
+        }
+        if let direct {
+          ThreadIdentity.withDelivery { deliver(direct.event, to: direct.subscribers) }
+        }
+        if queued.load(ordering: .acquiring) > 0 {
+          deliverPending(using: &batch)
+        }
+      }
+      if ran != nil {
+        deliverHandedOff()
+        return result!
+      }
+    }
     var notify = false
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-      let keepsPrevious = storage.changeSubscribers > 0 || !middlewares.isEmpty
-      let previous: Value? = keepsPrevious ? storage.value : nil
-      var written = false
-      let result: Result
-      if Failure.self == Never.self {
-        // Cannot throw: mutate the stored value itself, with no copy.
-        result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-          try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
-            try body(InoutRef(value, written: written))
-          }
-        }
-      } else {
-        // May throw: work on a copy so a throw leaves the state untouched.
-        var draft = storage.value
-        result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-          try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
-            try body(InoutRef(value, written: written))
-          }
-        }
-        if written { storage.value = draft }
-      }
-      guard written else { return result }
-      if let previous {
-        if !middlewares.isEmpty {
-          let trace = trace()
-          for middleware in middlewares {
-            middleware.body(previous, &storage.value, trace)
-          }
-        }
-        if isEqual(previous, storage.value) { return result }
-      }
-      notify = record(&storage, previous: previous)
+      let (result, changed, previous) = try apply(&storage, trace: trace, body)
+      if changed { notify = record(&storage, previous: previous) }
       return result
     }
     if notify { drain() }
     return result
+  }
+
+  /// Runs a commit's closure and middlewares on the locked storage.
+  ///
+  /// - Returns: The closure's result, whether the value changed, and the
+  ///   previous value when one was kept.
+  @inlinable @inline(__always)
+  func apply<Result, Failure: Error>(
+    _ storage: inout Storage,
+    trace: () -> CommitTrace,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool, Value?) {
+    let keepsPrevious = storage.changeSubscribers > 0 || !middlewares.isEmpty
+    let previous: Value? = keepsPrevious ? storage.value : nil
+    var written = false
+    let result: Result
+    if Failure.self == Never.self {
+      // Cannot throw: mutate the stored value itself, with no copy.
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+          try body(InoutRef(value, written: written))
+        }
+      }
+    } else {
+      // May throw: work on a copy so a throw leaves the state untouched.
+      var draft = storage.value
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
+          try body(InoutRef(value, written: written))
+        }
+      }
+      if written { storage.value = draft }
+    }
+    guard written else { return (result, false, previous) }
+    if let previous {
+      if !middlewares.isEmpty {
+        let trace = trace()
+        for middleware in middlewares {
+          middleware.body(previous, &storage.value, trace)
+        }
+      }
+      if isEqual(previous, storage.value) { return (result, false, previous) }
+    }
+    return (result, true, previous)
   }
 
   /// Replaces the value when it differs from the current one.
@@ -242,12 +290,17 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   func record(_ storage: inout Storage, previous: Value?) -> Bool {
     storage.sequence &+= 1
     guard storage.valueSubscribers > 0 else { return false }
-    enqueue(&storage, 
-      .change(
-        sequence: storage.sequence,
-        previous: storage.changeSubscribers > 0 ? previous : nil,
-        current: storage.value))
+    enqueue(&storage, makeChange(&storage, previous: previous))
     return true
+  }
+
+  /// The event for the change just made (the sequence already counted).
+  @inlinable @inline(__always)
+  func makeChange(_ storage: inout Storage, previous: Value?) -> Event {
+    .change(
+      sequence: storage.sequence,
+      previous: storage.changeSubscribers > 0 ? previous : nil,
+      current: storage.value)
   }
 
   @inlinable
@@ -276,7 +329,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       let subscriber = Subscriber(
         receiver, queue: queue, startSequence: storage.sequence, onTerminate: onTerminate)
       storage.subscribers.append(subscriber)
-      Self.count(subscriber, in: &storage, by: 1)
+      count(subscriber, in: &storage, by: 1)
       var notify = false
       if !dropsFirst, !subscriber.receivesActivities {
         enqueue(&storage, .first(subscriber, storage.value))
@@ -308,13 +361,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     withStorage("cancel") { storage in
       if let index = storage.subscribers.firstIndex(where: { $0 === subscriber }) {
         storage.subscribers.remove(at: index)
-        Self.count(subscriber, in: &storage, by: -1)
+        count(subscriber, in: &storage, by: -1)
       }
     }
   }
 
   @usableFromInline
-  static func purgeCancelled(_ storage: inout Storage) {
+  func purgeCancelled(_ storage: inout Storage) {
     var kept: [Subscriber] = []
     kept.reserveCapacity(storage.subscribers.count)
     for subscriber in storage.subscribers {
@@ -327,7 +380,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     storage.subscribers = kept
   }
 
-  private static func count(_ subscriber: Subscriber, in storage: inout Storage, by delta: Int) {
+  private func count(_ subscriber: Subscriber, in storage: inout Storage, by delta: Int) {
     switch subscriber.receiver {
     case .changes:
       storage.changeSubscribers += delta
@@ -337,6 +390,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     case .activity:
       storage.activitySubscribers += delta
     }
+    hasValueSubscribers.store(storage.valueSubscribers > 0, ordering: .relaxed)
   }
 
   // MARK: - Delivering
@@ -355,6 +409,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       handedOff.store(true, ordering: .sequentiallyConsistent)
       guard delivery.withLockIfAvailable({ deliverPending(using: &$0) }) != nil else { return }
     }
+    deliverHandedOff()
+  }
+
+  /// After releasing the delivery lock: delivers what threads that could not
+  /// wait for it queued meanwhile.
+  @inlinable
+  func deliverHandedOff() {
     while handedOff.exchange(false, ordering: .sequentiallyConsistent) {
       guard storage.withLock({ !$0.pending.isEmpty }) else { return }
       guard delivery.withLockIfAvailable({ deliverPending(using: &$0) }) != nil else { return }
@@ -387,12 +448,22 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       let changes = Changes(previous: previous, current: current)
       Self.forEach(in: subscribers) { subscriber in
         guard subscriber.startSequence < sequence else { return }
-        if let receive = subscriber.changesReceiver {
-          subscriber.perform(receive, changes)
-        } else if let receive = subscriber.valuesReceiver {
-          subscriber.perform(receive, current)
-        } else if let receive = subscriber.sequencedReceiver {
-          if !subscriber.isCancelled { receive(sequence, current) }
+        if subscriber.changesReceiver != nil {
+          if subscriber.isSynchronous {
+            // Called through the optional in place: binding it would copy
+            // (retain) the closure for every subscriber.
+            if !subscriber.isCancelled { subscriber.changesReceiver?(changes) }
+          } else if let receive = subscriber.changesReceiver {
+            subscriber.perform(receive, changes)
+          }
+        } else if subscriber.sequencedReceiver != nil {
+          if !subscriber.isCancelled { subscriber.sequencedReceiver?(sequence, current) }
+        } else if subscriber.valuesReceiver != nil {
+          if subscriber.isSynchronous {
+            if !subscriber.isCancelled { subscriber.valuesReceiver?(current) }
+          } else if let receive = subscriber.valuesReceiver {
+            subscriber.perform(receive, current)
+          }
         }
       }
     case .first(let subscriber, let value):

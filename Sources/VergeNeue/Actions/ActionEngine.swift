@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// Reduces enum actions one at a time, in the order they were sent, and runs
 /// their effects.
@@ -39,8 +39,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   let chain: MiddlewareChain<Action, State>
   let observers = Observers<ActionEvent<Action, State>>()
   let inFlight = InFlight()
-  private let queue = Mutex(Queue())
-  private let effects = Mutex(Effects())
+  private let queue = SharedLock(Queue())
+  private let effects = SharedLock(Effects())
 
   init(feature: Feature, access: any FragmentAccess<State>, middlewares: [Middleware<Action, State>]) {
     self.feature = feature

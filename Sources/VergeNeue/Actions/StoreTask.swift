@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// The work one `send` started: the action's reduction and the effects it
 /// returned.
@@ -32,7 +32,7 @@ final class Ticket: Sendable {
     var waiters: [CheckedContinuation<[Task<Void, Never>], Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = SharedLock(State())
 
   func add(_ tasks: [Task<Void, Never>]) {
     guard !tasks.isEmpty else { return }

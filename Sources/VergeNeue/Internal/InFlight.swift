@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// Counts work in flight (actions, effects) and wakes waiters when it drops
 /// to zero; no polling.
@@ -8,7 +8,7 @@ final class InFlight: Sendable {
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state = Mutex(State())
+  private let state = SharedLock(State())
 
   var count: Int { state.withLock { $0.count } }
 

@@ -1,3 +1,4 @@
+@_spi(Internal) import Verge
 import Synchronization
 
 /// A list of event handlers, cheap to check when empty.
@@ -7,7 +8,7 @@ final class Observers<Event: Sendable>: Sendable {
     var handlers: [(id: UInt64, handler: @Sendable (Event) -> Void)] = []
   }
 
-  private let state = Mutex(State())
+  private let state = SharedLock(State())
   private let active = Atomic<Int>(0)
 
   var isEmpty: Bool { active.load(ordering: .relaxed) == 0 }

@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// What a `Recorder` captured: the state before the first message and the
 /// messages that reached the reducer, in order.
@@ -43,7 +43,7 @@ public final class Recorder<Message: Sendable, State: Sendable>: Sendable {
     var messages: [Message] = []
   }
 
-  private let log = Mutex(Log())
+  private let log = SharedLock(Log())
 
   /// Creates an empty recorder.
   public init() {}

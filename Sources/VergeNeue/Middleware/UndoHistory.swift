@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// An undo/redo history of a store's states, fed by a middleware and bounded
 /// in size.
@@ -24,7 +24,7 @@ public final class UndoHistory<State: Equatable & Sendable>: Sendable {
 
   /// The most states kept for undo (and for redo).
   public let limit: Int
-  private let stacks = Mutex(Stacks())
+  private let stacks = SharedLock(Stacks())
 
   /// Creates an empty history.
   ///

@@ -1,3 +1,4 @@
+@_spi(Internal) import Verge
 import Synchronization
 
 /// The machinery shared by `ReducerStore` and `ScopedStore`: the reducer,
@@ -112,10 +113,10 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
 /// anymore (every step holding it is gone), it is dropped.
 final class Admission: Sendable {
   let info: ActionInfo
-  private let continuation: Mutex<CheckedContinuation<Void, any Error>?>
+  private let continuation: SharedLock<CheckedContinuation<Void, any Error>?>
 
   init(_ continuation: CheckedContinuation<Void, any Error>, info: ActionInfo) {
-    self.continuation = Mutex(continuation)
+    self.continuation = SharedLock(continuation)
     self.info = info
   }
 

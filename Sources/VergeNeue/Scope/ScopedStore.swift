@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// A store for one part of a parent store's state, picked by a writable key
 /// path, with its own method reducer.
@@ -25,7 +25,7 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
 
   let anchor: any ScopeAnchor<State>
   let engine: ReducerEngine<Reducer>
-  private let fragment = Mutex<Derived<State>?>(nil)
+  private let fragment = SharedLock<Derived<State>?>(nil)
 
   init(anchor: any ScopeAnchor<State>, reducer: Reducer, middlewares: [Middleware<ReducerMessage<State>, State>]) {
     self.anchor = anchor

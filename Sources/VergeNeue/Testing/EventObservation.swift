@@ -1,4 +1,4 @@
-import Synchronization
+@_spi(Internal) import Verge
 
 /// A token for an event observer added with `observeEvents(_:)`; cancelling
 /// it or releasing it removes the observer.
@@ -6,10 +6,10 @@ import Synchronization
 /// Meant for test tooling (the `TestStore` of VergeTesting); apps use
 /// `sinkState` and middlewares instead.
 public final class EventObservation: Sendable {
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: SharedLock<(@Sendable () -> Void)?>
 
   init(_ onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Mutex(onCancel)
+    self.onCancel = SharedLock(onCancel)
   }
 
   deinit {
