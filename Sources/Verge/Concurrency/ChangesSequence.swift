@@ -14,7 +14,9 @@
 /// the consumer saw last, so `ifChanged` stays correct. The sequence ends
 /// when the source goes away or the iterating task is cancelled.
 public struct ChangesSequence<Value: Sendable>: AsyncSequence, Sendable {
+  /// Each element is one change (or several merged, for a slow consumer).
   public typealias Element = Changes<Value>
+  /// Iteration never throws: it ends instead.
   public typealias Failure = Never
 
   typealias Subscribe = @Sendable (
