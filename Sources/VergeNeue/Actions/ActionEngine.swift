@@ -35,16 +35,16 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   let feature: Feature
-  let access: any FragmentAccess<State>
+  let source: FragmentSource<State>
   let chain: MiddlewareChain<Action, State>
   let observers = Observers<ActionEvent<Action, State>>()
   let inFlight = InFlight()
   private let queue = SharedLock(Queue())
   private let effects = SharedLock(Effects())
 
-  init(feature: Feature, access: any FragmentAccess<State>, middlewares: [Middleware<Action, State>]) {
+  init(feature: Feature, source: FragmentSource<State>, middlewares: [Middleware<Action, State>]) {
     self.feature = feature
-    self.access = access
+    self.source = source
     self.chain = MiddlewareChain(middlewares: middlewares)
   }
 
@@ -96,10 +96,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       return
     }
     let resolver = TicketResolver(entry.ticket)
-    let access = access
+    let source = source
     _ = chain.run(
       entry.action,
-      read: { access.read() },
+      read: { source.pin()?.read() },
       restart: { [weak self] action in _ = self?.send(action, origin: .middleware) },
       terminal: { [weak self] action in
         self?.reduce(action, origin: entry.origin, ticket: resolver.ticket)
@@ -110,6 +110,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   @discardableResult
   private func reduce(_ action: Action, origin: ActionOrigin, ticket: Ticket) -> State? {
+    // A scoped store whose parent is gone reduces nothing.
+    guard let access = source.pin() else { return nil }
     var effect = Effect<Action>.none
     let trace = CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
     var after: State?
@@ -131,7 +133,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// Replays `action` without effects (for `replay`).
   func reduceIgnoringEffects(_ action: Action) {
     let trace = CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
-    access.write(trace) { _ = feature.reduce(into: &$0, action: action) }
+    source.pin()?.write(trace) { _ = feature.reduce(into: &$0, action: action) }
   }
 
   // MARK: - Effects

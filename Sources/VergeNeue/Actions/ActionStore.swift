@@ -47,7 +47,7 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   ) {
     let core = Store<State, Never>(initialState: initialState, middlewares: commitMiddlewares)
     self.core = core
-    engine = ActionEngine(feature: reducer, access: StoreAccess(store: core), middlewares: middlewares)
+    engine = ActionEngine(feature: reducer, source: .strong(StoreAccess(store: core)), middlewares: middlewares)
   }
 
   /// The reducer.

@@ -69,3 +69,19 @@ struct WeakKeyPathAnchor<Root: Equatable & Sendable, Activity: Sendable, Fragmen
   }
 
 }
+
+/// Where an engine finds its state: a store it holds (a root store), or an
+/// anchor into a parent it does not keep alive (a scoped store).
+enum FragmentSource<Fragment: Equatable & Sendable>: Sendable {
+  case strong(any FragmentAccess<Fragment>)
+  case anchored(any ScopeAnchor<Fragment>)
+
+  /// A strong access for one operation; `nil` once a scoped store's parent
+  /// is gone.
+  func pin() -> (any FragmentAccess<Fragment>)? {
+    switch self {
+    case .strong(let access): return access
+    case .anchored(let anchor): return try? anchor.pin()
+    }
+  }
+}

@@ -25,7 +25,7 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
 
   let anchor: any ScopeAnchor<State>
   let engine: ReducerEngine<Reducer>
-  private let fragment = SharedLock<Derived<State>?>(nil)
+  let follower = FragmentFollower<State>()
 
   init(anchor: any ScopeAnchor<State>, reducer: Reducer, middlewares: [Middleware<ReducerMessage<State>, State>]) {
     self.anchor = anchor
@@ -128,15 +128,8 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
     await engine.inFlight.waitUntilIdle()
   }
 
-  /// The fragment as a derived value, made on first use.
   private func follow() throws(NeueError) -> Derived<State> {
-    if let existing = fragment.withLock({ $0 }) { return existing }
-    let made = try anchor.pin().derived()
-    return fragment.withLock { cached in
-      if let cached { return cached }
-      cached = made
-      return made
-    }
+    try follower.follow(anchor)
   }
 }
 

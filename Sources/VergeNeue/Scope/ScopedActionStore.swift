@@ -1,0 +1,262 @@
+@_spi(Internal) import Verge
+
+/// A store for one part of a parent store's state, picked by a writable key
+/// path, driven by enum actions and its own `ActionReducer`.
+///
+/// ```swift
+/// let store = ActionStore(initialState: AppFeature.State(), reducer: AppFeature())
+/// let search = store.scope(\.search, reducer: SearchFeature(api: api))
+/// try search.send(.queryChanged("swift"))      // changes the parent's state in place
+/// try await search.send(.submit).finish()     // waits for its effects
+/// try search.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
+/// let filter = search.scope(\.filter, reducer: FilterFeature())   // scopes of scopes
+/// ```
+///
+/// - Each action is reduced into the parent's core store at the key path,
+///   in place: the parent's subscribers and commit middlewares see it. The
+///   scoped store's own `middlewares` run first.
+/// - The re-entrancy rule is `ActionStore`'s: actions are reduced one at a
+///   time in the order sent; a send made while this scoped store is reducing
+///   is queued, never dropped, never deadlocks.
+/// - Effects belong to the scoped store: they run while it lives, are
+///   cancelled by id, by `StoreTask.cancel()`, by `cancelAllEffects()`, and
+///   when it goes away.
+/// - `sinkState` and `derived` notify only when the fragment changes.
+/// - It is cheap to make: nothing subscribes to the parent until you call
+///   `sinkState` or `derived`.
+/// - It holds its parent weakly: once the parent is gone `send`, `state`,
+///   `sinkState` and `derived` throw `NeueError.parentReleased`, and actions
+///   still queued or sent by running effects are dropped.
+/// - Activities its effects send reach the root store's `sinkActivity` when
+///   the root store's activity type is `Feature.Activity`; otherwise they
+///   are reported to event observers as `effectFailed` with
+///   `NeueError.activityTypeMismatch`.
+public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
+  /// The fragment's type.
+  public typealias State = Feature.State
+  /// The action type.
+  public typealias Action = Feature.Action
+
+  let anchor: any ScopeAnchor<State>
+  let engine: ActionEngine<Feature>
+  let follower = FragmentFollower<State>()
+
+  init(anchor: any ScopeAnchor<State>, reducer: Feature, middlewares: [Middleware<Action, State>]) {
+    self.anchor = anchor
+    engine = ActionEngine(feature: reducer, source: .anchored(anchor), middlewares: middlewares)
+  }
+
+  /// The reducer.
+  public var reducer: Feature { engine.feature }
+
+  /// The fragment's current value.
+  ///
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public var state: State {
+    get throws(NeueError) { try anchor.pin().read() }
+  }
+
+  /// Sends an action: through this scoped store's middlewares to its
+  /// reducer, which changes the fragment in the parent's state; then starts
+  /// the effects it returned. See the re-entrancy rule on `ActionStore`.
+  ///
+  /// - Parameter action: What happened.
+  /// - Returns: A handle to wait for the reduction and its effects, or to
+  ///   cancel those effects.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone; nothing
+  ///   is queued then.
+  @discardableResult
+  public func send(_ action: Action) throws(NeueError) -> StoreTask {
+    _ = try anchor.pin()
+    return engine.send(action, origin: .send)
+  }
+
+  /// Subscribes to the fragment: the current value at once (unless
+  /// `dropsFirst`), then each change of the fragment alone.
+  ///
+  /// - Parameters:
+  ///   - dropsFirst: Skip the delivery of the current value.
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each change.
+  /// - Returns: The token.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public func sinkState(
+    dropsFirst: Bool = false,
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Changes<State>) -> Void
+  ) throws(NeueError) -> StoreSubscription {
+    try follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  }
+
+  /// A value derived from the fragment.
+  ///
+  /// - Parameter pipeline: How to compute it.
+  /// - Returns: The derived value.
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) throws(NeueError) -> Derived<Output> {
+    try follower.follow(anchor).derived(pipeline)
+  }
+
+  /// A scoped store, driven by enum actions, for a part of this fragment.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the part lives in this fragment.
+  ///   - reducer: The part's reducer.
+  ///   - middlewares: The new scoped store's own pipeline.
+  /// - Returns: The scoped store; it writes into the same parent store and
+  ///   does not keep it alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ActionReducer>(
+    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<Child.Action, Child.State>] = []
+  ) -> ScopedActionStore<Child> {
+    ScopedActionStore<Child>(
+      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+  }
+
+  /// A scoped store, driven by a method reducer, for a part of this
+  /// fragment.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the part lives in this fragment.
+  ///   - reducer: The part's reducer.
+  ///   - middlewares: The new scoped store's own pipeline.
+  /// - Returns: The scoped store; it writes into the same parent store and
+  ///   does not keep it alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
+  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
+    ScopedStore<Child>(
+      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+  }
+}
+
+// MARK: - Test tooling
+
+extension ScopedActionStore {
+  /// Adds an observer of reduced actions and failed effects; see
+  /// `ActionStore.observeEvents(_:)`. For test tooling.
+  ///
+  /// - Parameter handler: Receives each event.
+  /// - Returns: A token; releasing or cancelling it removes the observer.
+  public func observeEvents(_ handler: @escaping @Sendable (ActionEvent<Action, State>) -> Void) -> EventObservation {
+    engine.observers.add(handler)
+  }
+
+  /// How many effects are running; for test tooling.
+  public var effectsInFlight: Int { engine.effectsInFlight }
+
+  /// Waits, without polling, until no action is queued and no effect runs;
+  /// for test tooling.
+  public func waitUntilIdle() async {
+    await engine.inFlight.waitUntilIdle()
+  }
+}
+
+// MARK: - Making scoped stores
+
+extension Store {
+  /// A store for the part of this state at `keyPath`, driven by enum actions
+  /// and its own reducer; see `ScopedActionStore`.
+  ///
+  /// ```swift
+  /// let search = store.scope(\.search, reducer: SearchFeature())
+  /// try search.send(.queryChanged("swift"))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer.
+  ///   - middlewares: The scoped store's own pipeline.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ActionReducer>(
+    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<Child.Action, Child.State>] = []
+  ) -> ScopedActionStore<Child> {
+    ScopedActionStore<Child>(
+      anchor: WeakKeyPathAnchor<State, Activity, Child.State>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
+      reducer: reducer, middlewares: middlewares)
+  }
+}
+
+extension ActionStore {
+  /// A store for the part of this state at `keyPath`, driven by enum actions
+  /// and its own reducer; see `ScopedActionStore`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer.
+  ///   - middlewares: The scoped store's own pipeline.
+  /// - Returns: The scoped store. It writes into `core` directly (this
+  ///   store's reducer and middlewares do not see its actions) and does not
+  ///   keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ActionReducer>(
+    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<Child.Action, Child.State>] = []
+  ) -> ScopedActionStore<Child> {
+    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+  }
+
+  /// A store for the part of this state at `keyPath`, driven by a method
+  /// reducer; see `ScopedStore`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer.
+  ///   - middlewares: The scoped store's own pipeline.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
+  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
+    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+  }
+}
+
+extension ReducerStore {
+  /// A store for the part of this state at `keyPath`, driven by enum actions
+  /// and its own reducer; see `ScopedActionStore`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer.
+  ///   - middlewares: The scoped store's own pipeline.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ActionReducer>(
+    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<Child.Action, Child.State>] = []
+  ) -> ScopedActionStore<Child> {
+    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+  }
+}
+
+extension ScopedStore {
+  /// A scoped store, driven by enum actions, for a part of this fragment.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the part lives in this fragment.
+  ///   - reducer: The part's reducer.
+  ///   - middlewares: The new scoped store's own pipeline.
+  /// - Returns: The scoped store; it writes into the same parent store.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ActionReducer>(
+    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<Child.Action, Child.State>] = []
+  ) -> ScopedActionStore<Child> {
+    ScopedActionStore<Child>(
+      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+  }
+}

@@ -1,0 +1,187 @@
+import XCTest
+
+@testable import VergeNeue
+
+/// Enum actions on `Profile`, for scoping into `AppState.profile`.
+struct ProfileFeature: ActionReducer {
+  typealias State = Profile
+
+  enum Action: Sendable, Equatable {
+    case rename(String)
+    case renameAfterGate(String)
+    case cancelRename
+  }
+
+  let gate: Gate
+
+  func reduce(into state: inout Profile, action: Action) -> Effect<Action> {
+    switch action {
+    case .rename(let name):
+      state.name = name
+      return .none
+    case .renameAfterGate(let name):
+      return .run { [gate] send in
+        await gate.wait()
+        send(.rename(name))
+      }
+      .cancellable(id: "rename")
+    case .cancelRename:
+      return .cancel(id: "rename")
+    }
+  }
+}
+
+/// Enum actions on `Address`, for scopes of scopes.
+struct AddressFeature: ActionReducer {
+  typealias State = Address
+  enum Action: Sendable, Equatable { case move(String) }
+
+  func reduce(into state: inout Address, action: Action) -> Effect<Action> {
+    switch action {
+    case .move(let city): state.city = city
+    }
+    return .none
+  }
+}
+
+/// Enum actions on `AppState`, for a root `ActionStore`.
+struct AppFeature: ActionReducer {
+  typealias State = AppState
+  enum Action: Sendable, Equatable { case bumpUnrelated }
+
+  func reduce(into state: inout AppState, action: Action) -> Effect<Action> {
+    state.unrelated += 1
+    return .none
+  }
+}
+
+final class ScopedActionStoreTests: XCTestCase {
+  func testSendChangesTheParentInPlaceAndParentSubscribersSeeIt() throws {
+    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
+    let names = Collected<String>()
+    parent.sinkState(dropsFirst: true) { names.append($0.profile.name) }.storeWhileSourceActive()
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    try profile.send(.rename("Ada"))
+    XCTAssertEqual(parent.state.profile.name, "Ada")
+    XCTAssertEqual(try profile.state.name, "Ada")
+    XCTAssertEqual(names.all, ["Ada"])
+  }
+
+  func testCommitMiddlewaresOfTheParentSeeTheActionsName() throws {
+    let names = Collected<String>()
+    let parent = Store<AppState, Never>(
+      initialState: AppState(),
+      middlewares: [CommitMiddleware<AppState>(name: "names") { _, _, trace in names.append(trace.name) }])
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    try profile.send(.rename("Ada"))
+    XCTAssertEqual(names.all, ["rename(\"Ada\")"])
+  }
+
+  func testNotifiesOnlyWhenItsFragmentChanges() throws {
+    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let seen = Collected<String>()
+    try profile.sinkState { seen.append($0.name) }.storeWhileSourceActive()
+    parent.send(.bumpUnrelated)
+    parent.send(.bumpUnrelated)
+    try profile.send(.rename("Grace"))
+    XCTAssertEqual(seen.all, ["", "Grace"])
+    XCTAssertEqual(try profile.derived(.map { $0.name.count }).value, 5)
+  }
+
+  func testEffectsRunAndSendTheirActionsToTheScope() async throws {
+    let gate = Gate()
+    let parent = Store<AppState, Never>(initialState: AppState())
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: gate))
+    let task = try profile.send(.renameAfterGate("Lin"))
+    XCTAssertEqual(profile.effectsInFlight, 1)
+    gate.open()
+    await task.finish()
+    await profile.waitUntilIdle()
+    XCTAssertEqual(parent.state.profile.name, "Lin")
+    XCTAssertEqual(profile.effectsInFlight, 0)
+  }
+
+  func testEffectsCanBeCancelledByID() async throws {
+    let gate = Gate()
+    let parent = Store<AppState, Never>(initialState: AppState())
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: gate))
+    let task = try profile.send(.renameAfterGate("never"))
+    try profile.send(.cancelRename)
+    gate.open()
+    await task.finish()
+    await profile.waitUntilIdle()
+    XCTAssertEqual(parent.state.profile.name, "")
+  }
+
+  func testReentrantSendFromASubscriberIsQueuedInOrder() throws {
+    let parent = Store<AppState, Never>(initialState: AppState())
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let seen = Collected<String>()
+    try profile.sinkState(dropsFirst: true) { changes in
+      seen.append(changes.name)
+      if changes.name == "first" { _ = try? profile.send(.rename("second")) }
+    }
+    .storeWhileSourceActive()
+    try profile.send(.rename("first"))
+    XCTAssertEqual(seen.all, ["first", "second"])
+    XCTAssertEqual(parent.state.profile.name, "second")
+  }
+
+  func testScopesOfScopesOfBothShapes() throws {
+    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let address = profile.scope(\.address, reducer: AddressFeature())
+    try address.send(.move("Kyoto"))
+    XCTAssertEqual(parent.state.profile.address.city, "Kyoto")
+    let cities = Collected<String>()
+    try address.sinkState(dropsFirst: true) { cities.append($0.city) }.storeWhileSourceActive()
+    try profile.send(.rename("Ada"))
+    XCTAssertEqual(cities.all, [], "a change beside the address does not notify the address scope")
+
+    let methodAddress = profile.scope(\.address, reducer: AddressReducer())
+    try methodAddress.commit { $0.move(to: "Oslo") }
+    XCTAssertEqual(cities.all, ["Oslo"])
+
+    let enumAddress = parent.scope(\.profile, reducer: ProfileReducer()).scope(\.address, reducer: AddressFeature())
+    try enumAddress.send(.move("Lima"))
+    XCTAssertEqual(parent.state.profile, Profile(name: "Ada", address: Address(city: "Lima")))
+  }
+
+  func testThousandsOfScopesSubscribeNothingAndKeepNothingAlive() throws {
+    var parent: Store<AppState, Never>? = Store(initialState: AppState())
+    weak let weakParent = parent
+    let scopes = (0..<2_000).map { _ in parent!.scope(\.profile, reducer: ProfileFeature(gate: Gate())) }
+    let nested = scopes.prefix(100).map { $0.scope(\.address, reducer: AddressFeature()) }
+    XCTAssertTrue(scopes.allSatisfy { !$0.follower.isFollowing }, "making a scope must not subscribe")
+    XCTAssertTrue(nested.allSatisfy { !$0.follower.isFollowing })
+    for _ in 0..<100 { parent!.commit { $0.unrelated += 1 } }
+    try scopes[1_999].send(.rename("last"))
+    try nested[99].send(.move("Rome"))
+    XCTAssertEqual(parent!.state.profile, Profile(name: "last", address: Address(city: "Rome")))
+    XCTAssertTrue(scopes.allSatisfy { !$0.follower.isFollowing }, "sending must not subscribe either")
+    _ = try scopes[0].sinkState { _ in }
+    XCTAssertTrue(scopes[0].follower.isFollowing)
+    XCTAssertFalse(scopes[1].follower.isFollowing)
+    parent = nil
+    XCTAssertNil(weakParent, "scopes must not keep their parent alive")
+  }
+
+  func testUsingAScopeWhoseParentIsGoneFailsClearly() async throws {
+    var parent: Store<AppState, Never>? = Store(initialState: AppState())
+    let gate = Gate()
+    let profile = parent!.scope(\.profile, reducer: ProfileFeature(gate: gate))
+    let running = try profile.send(.renameAfterGate("late"))
+    parent = nil
+    XCTAssertThrowsError(try profile.send(.rename("x"))) { error in
+      XCTAssertEqual(error as? NeueError, .parentReleased)
+    }
+    XCTAssertThrowsError(try profile.state) { XCTAssertEqual($0 as? NeueError, .parentReleased) }
+    XCTAssertThrowsError(try profile.sinkState { _ in })
+    XCTAssertThrowsError(try profile.derived(.map { $0.name }))
+    gate.open()
+    await running.finish()
+    await profile.waitUntilIdle()
+    XCTAssertEqual(profile.effectsInFlight, 0, "an effect's action after the parent is gone is dropped")
+  }
+}
