@@ -21,7 +21,11 @@ let package = Package(
     .executableTarget(
       name: "VergeBenchmarks",
       dependencies: [
-        .product(name: "Verge", package: "Verge"), "BaselineStore", "CAllocationCounter",
+        .product(name: "Verge", package: "Verge"),
+        .product(name: "VergeNeue", package: "Verge"),
+        .product(name: "VergeORM", package: "Verge"),
+        .product(name: "VergeTesting", package: "Verge"),
+        "BaselineStore", "CAllocationCounter",
       ],
       swiftSettings: strict
     ),

@@ -10,6 +10,7 @@
 #if defined(__linux__) && defined(__GLIBC__)
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -79,10 +80,20 @@ uint64_t allocation_counter_bytes(void) {
   return atomic_load_explicit(&counted_bytes, memory_order_relaxed);
 }
 
+int64_t allocation_counter_live_heap_bytes(void) {
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
+  struct mallinfo2 info = mallinfo2();
+  return (int64_t)(info.uordblks + info.hblkhd);
+#else
+  return -1;
+#endif
+}
+
 #else
 
 int allocation_counter_is_available(void) { return 0; }
 uint64_t allocation_counter_count(void) { return 0; }
 uint64_t allocation_counter_bytes(void) { return 0; }
+int64_t allocation_counter_live_heap_bytes(void) { return -1; }
 
 #endif

@@ -27,16 +27,23 @@ var missed = 0
 var met = 0
 
 Report.header(settings: settings, machine: machine)
-for scenario in Suite.scenarios {
+for scenario in Suite.scenarios(quick: settings.isQuick) {
   let cases = scenario.cases.filter { settings.includes(scenario, $0) }
-  guard !cases.isEmpty else { continue }
+  let probes = scenario.probes.filter { settings.includes(scenario, $0) }
+  guard !cases.isEmpty || !probes.isEmpty else { continue }
   var results: [CaseResult] = []
   for benchmarkCase in cases {
     progress("running \(scenario.number). \(benchmarkCase.name)")
     results.append(measurement.measure(benchmarkCase))
   }
-  let scenarioResults = ScenarioResults(cases: results)
+  var probeResults: [ProbeResult] = []
+  for probe in probes {
+    progress("measuring \(scenario.number). \(probe.name)")
+    probeResults.append(ProbeResult(probe))
+  }
+  let scenarioResults = ScenarioResults(cases: results, probes: probeResults)
   Report.table(scenario, scenarioResults)
+  Report.probes(probeResults)
   let verdicts = scenario.targets(scenarioResults).filter { $0.outcome != .notMeasured }
   Report.targets(verdicts)
   met += verdicts.filter { $0.outcome == .met }.count

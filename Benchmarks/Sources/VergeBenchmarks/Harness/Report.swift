@@ -18,6 +18,7 @@ enum Report {
   static func table(_ scenario: Scenario, _ results: ScenarioResults) {
     print("## \(scenario.number). \(scenario.title)")
     print("")
+    guard !results.cases.isEmpty else { return }
     print("| Case | Verge time/op | Baseline time/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for result in results.cases {
@@ -36,6 +37,22 @@ enum Report {
         Formatting.count(result.baseline.allocationsPerOperation),
         Formatting.bytes(result.library.bytesPerOperation),
         Formatting.bytes(result.baseline.bytesPerOperation),
+      ]
+      print("| " + cells.joined(separator: " | ") + " |")
+    }
+    print("")
+  }
+
+  static func probes(_ results: [ProbeResult]) {
+    guard !results.isEmpty else { return }
+    print("| Measured once | Verge | Baseline | Ratio |")
+    print("| --- | ---: | ---: | ---: |")
+    for result in results {
+      let cells = [
+        "\(result.name) (\(result.unit))",
+        result.library.map { Formatting.fixed($0, digits: 1) } ?? "n/a",
+        result.baseline.map { Formatting.fixed($0, digits: 1) } ?? "n/a",
+        result.ratio.map(Formatting.ratio) ?? "n/a",
       ]
       print("| " + cells.joined(separator: " | ") + " |")
     }

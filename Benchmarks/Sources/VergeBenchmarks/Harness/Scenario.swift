@@ -16,6 +16,8 @@ struct Scenario {
   let number: Int
   let title: String
   let cases: [BenchmarkCase]
+  /// Figures measured once per side rather than timed (memory held).
+  var probes: [Probe] = []
   /// Judges the scenario's targets from its results.
   let targets: (ScenarioResults) -> [TargetVerdict]
 }
@@ -42,9 +44,15 @@ struct CaseResult {
 /// The results of one scenario, by case name.
 struct ScenarioResults {
   let cases: [CaseResult]
+  var probes: [ProbeResult] = []
 
   subscript(name: String) -> CaseResult? {
     cases.first { $0.name == name }
+  }
+
+  /// The probe named `name`, when it ran.
+  func probe(_ name: String) -> ProbeResult? {
+    probes.first { $0.name == name }
   }
 }
 

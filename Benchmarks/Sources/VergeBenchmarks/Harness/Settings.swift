@@ -39,8 +39,16 @@ struct Settings {
   }
 
   func includes(_ scenario: Scenario, _ benchmarkCase: BenchmarkCase) -> Bool {
+    includes(scenario, named: benchmarkCase.name)
+  }
+
+  func includes(_ scenario: Scenario, _ probe: Probe) -> Bool {
+    includes(scenario, named: probe.name)
+  }
+
+  private func includes(_ scenario: Scenario, named name: String) -> Bool {
     guard let filter, !filter.isEmpty else { return true }
-    let name = "\(scenario.number) \(scenario.title) \(benchmarkCase.name)".lowercased()
+    let name = "\(scenario.number) \(scenario.title) \(name)".lowercased()
     return name.contains(filter.lowercased())
   }
 }

@@ -4,11 +4,16 @@
 /// `Scenarios/` that extends `Scenario` with a static property, and list it
 /// here.
 enum Suite {
-  static var scenarios: [Scenario] {
+  /// The scenarios; `quick` shrinks the big setups (1,000,000 entities
+  /// become 10,000) so that quick mode stays within seconds.
+  static func scenarios(quick: Bool) -> [Scenario] {
     [
       .commit,
       .largeState,
       .derivedValues,
+      .neue,
+      .orm(quick: quick),
+      .testing,
     ]
   }
 }
