@@ -36,15 +36,24 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   let feature: Feature
   let source: FragmentSource<State>
+  /// Delivers an activity of any type; returns the expected type's name
+  /// when the type does not fit (nothing is delivered then).
+  let activitySink: @Sendable (any Sendable) -> String?
   let chain: MiddlewareChain<Action, State>
   let observers = Observers<ActionEvent<Action, State>>()
   let inFlight = InFlight()
   private let queue = SharedLock(Queue())
   private let effects = SharedLock(Effects())
 
-  init(feature: Feature, source: FragmentSource<State>, middlewares: [Middleware<Action, State>]) {
+  init(
+    feature: Feature,
+    source: FragmentSource<State>,
+    middlewares: [Middleware<Action, State>],
+    activitySink: @escaping @Sendable (any Sendable) -> String?
+  ) {
     self.feature = feature
     self.source = source
+    self.activitySink = activitySink
     self.chain = MiddlewareChain(middlewares: middlewares)
   }
 
@@ -159,6 +168,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         _ = send(action, origin: .effect)
       case .run(let run):
         tasks.append(startTask(run))
+      case .activity(let activity):
+        deliver(activity)
       case .cancel:
         break
       }
@@ -166,9 +177,17 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     return tasks
   }
 
+  /// Delivers an activity an effect sent, or reports that its type is wrong.
+  private func deliver(_ activity: any Sendable) {
+    guard let expected = activitySink(activity) else { return }
+    observers.emit(.effectFailed(NeueError.activityTypeMismatch(expected: expected, actual: "\(type(of: activity))")))
+  }
+
   private func startTask(_ run: Effect<Action>.Run) -> Task<Void, Never> {
     inFlight.begin()
-    let send = Send<Action> { [weak self] action in _ = self?.send(action, origin: .effect) }
+    let send = Send<Action>(
+      deliver: { [weak self] action in _ = self?.send(action, origin: .effect) },
+      deliverActivity: { [weak self] activity in self?.deliver(activity) })
     return effects.withLock { effects in
       effects.nextID += 1
       let id = effects.nextID

@@ -30,6 +30,10 @@ public protocol ActionReducer: Sendable {
   associatedtype State: Equatable & Sendable
   /// The actions it handles.
   associatedtype Action: Sendable
+  /// The one-off events its effects may send to the store's
+  /// `sinkActivity` subscribers (`Effect.activity(_:)`,
+  /// `send(activity:)`); `Never` by default.
+  associatedtype Activity: Sendable = Never
 
   /// Changes `state` for `action`.
   ///

@@ -27,9 +27,11 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   public typealias State = Feature.State
   /// The action type.
   public typealias Action = Feature.Action
+  /// The activity type: one-off events effects send.
+  public typealias Activity = Feature.Activity
 
-  /// The core store that holds the state.
-  public let core: Store<State, Never>
+  /// The core store that holds the state and delivers activities.
+  public let core: Store<State, Activity>
   let engine: ActionEngine<Feature>
 
   /// Creates a store.
@@ -45,9 +47,15 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     middlewares: [Middleware<Action, State>] = [],
     commitMiddlewares: [CommitMiddleware<State>] = []
   ) {
-    let core = Store<State, Never>(initialState: initialState, middlewares: commitMiddlewares)
+    let core = Store<State, Activity>(initialState: initialState, middlewares: commitMiddlewares)
     self.core = core
-    engine = ActionEngine(feature: reducer, source: .strong(StoreAccess(store: core)), middlewares: middlewares)
+    engine = ActionEngine(
+      feature: reducer, source: .strong(StoreAccess(store: core)), middlewares: middlewares,
+      activitySink: { [weak core] activity in
+        guard let typed = activity as? Activity else { return "\(Activity.self)" }
+        core?.send(typed)
+        return nil
+      })
   }
 
   /// The reducer.
@@ -100,6 +108,31 @@ extension ActionStore {
     _ receive: @escaping @Sendable (Changes<State>) -> Void
   ) -> StoreSubscription {
     core.sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  }
+
+  /// Subscribes to the activities effects send; see
+  /// `Store.sinkActivity(queue:_:)`.
+  ///
+  /// - Parameters:
+  ///   - queue: Where to call `receive`.
+  ///   - receive: Gets each activity.
+  /// - Returns: The subscription's token.
+  public func sinkActivity(
+    queue: DeliveryQueue = .committingThread,
+    _ receive: @escaping @Sendable (Activity) -> Void
+  ) -> StoreSubscription {
+    core.sinkActivity(queue: queue, receive)
+  }
+
+  /// The activities effects send, as an async sequence; see
+  /// `Store.activities(bufferingPolicy:)`.
+  ///
+  /// - Parameter bufferingPolicy: What to keep when the consumer falls behind.
+  /// - Returns: A stream that ends when the store goes away.
+  public func activities(
+    bufferingPolicy: AsyncStream<Activity>.Continuation.BufferingPolicy = .bufferingNewest(64)
+  ) -> AsyncStream<Activity> {
+    core.activities(bufferingPolicy: bufferingPolicy)
   }
 
   /// A value derived from the state; see `Store.derived(_:)`.

@@ -20,6 +20,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case run(Run)
     case send(Action)
     case cancel(EffectID)
+    case activity(any Sendable)
   }
 
   struct Run: Sendable {
@@ -55,6 +56,26 @@ public struct Effect<Action: Sendable>: Sendable {
   /// - Returns: The effect.
   public static func send(_ action: Action) -> Effect {
     Effect(items: [.send(action)])
+  }
+
+  /// Sends a one-off event to the store's activity subscribers
+  /// (`sinkActivity`, `activities()`) right after the current action is
+  /// reduced.
+  ///
+  /// ```swift
+  /// case .posted(let comment):
+  ///   state.comments.append(comment)
+  ///   return .activity(Activity.commentPosted(comment.id))
+  /// ```
+  ///
+  /// The activity must be of the reducer's `Activity` type (spell it
+  /// `Activity.x` inside the reducer). Any other value is not delivered;
+  /// event observers see `effectFailed(NeueError.activityTypeMismatch)`.
+  ///
+  /// - Parameter activity: The event.
+  /// - Returns: The effect.
+  public static func activity(_ activity: some Sendable) -> Effect {
+    Effect(items: [.activity(activity)])
   }
 
   /// Cancels the running effects marked with `id`.
@@ -117,6 +138,7 @@ public struct Effect<Action: Sendable>: Sendable {
 /// Once the effect's task is cancelled, sending does nothing.
 public struct Send<Action: Sendable>: Sendable {
   let deliver: @Sendable (Action) -> Void
+  let deliverActivity: @Sendable (any Sendable) -> Void
 
   /// Sends `action` to the store (queued like any other send).
   ///
@@ -124,5 +146,26 @@ public struct Send<Action: Sendable>: Sendable {
   public func callAsFunction(_ action: Action) {
     guard !Task.isCancelled else { return }
     deliver(action)
+  }
+
+  /// Sends a one-off event to the store's activity subscribers
+  /// (`sinkActivity`, `activities()`), at once.
+  ///
+  /// ```swift
+  /// .run { send in
+  ///   try await api.post(comment)
+  ///   send(activity: Activity.commentPosted)
+  /// }
+  /// ```
+  ///
+  /// The activity must be of the reducer's `Activity` type; any other value
+  /// is not delivered, and event observers see
+  /// `effectFailed(NeueError.activityTypeMismatch)`. Once the effect's task
+  /// is cancelled, sending does nothing.
+  ///
+  /// - Parameter activity: The event.
+  public func callAsFunction(activity: some Sendable) {
+    guard !Task.isCancelled else { return }
+    deliverActivity(activity)
   }
 }

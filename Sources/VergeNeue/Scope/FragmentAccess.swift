@@ -51,6 +51,12 @@ protocol ScopeAnchor<Fragment>: Sendable {
 
   /// A strong access for one operation, or `parentReleased`.
   func pin() throws(NeueError) -> any FragmentAccess<Fragment>
+  /// Sends `activity` to the root store's activity subscribers when it is of
+  /// the root store's activity type; returns `false` when it is not (a
+  /// released root drops it and returns `true`).
+  func sendActivity(_ activity: any Sendable) -> Bool
+  /// The name of the root store's activity type, for error messages.
+  var activityTypeName: String { get }
   /// The anchor of a part of this fragment.
   func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
 }
@@ -67,6 +73,14 @@ struct WeakKeyPathAnchor<Root: Equatable & Sendable, Activity: Sendable, Fragmen
   func appending<Child: Equatable & Sendable>(_ child: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
     WeakKeyPathAnchor<Root, Activity, Child>(store: store, keyPath: keyPath.appending(child))
   }
+
+  func sendActivity(_ activity: any Sendable) -> Bool {
+    guard let typed = activity as? Activity else { return false }
+    store?.send(typed)
+    return true
+  }
+
+  var activityTypeName: String { "\(Activity.self)" }
 
 }
 

@@ -43,7 +43,12 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
 
   init(anchor: any ScopeAnchor<State>, reducer: Feature, middlewares: [Middleware<Action, State>]) {
     self.anchor = anchor
-    engine = ActionEngine(feature: reducer, source: .anchored(anchor), middlewares: middlewares)
+    engine = ActionEngine(
+      feature: reducer, source: .anchored(anchor), middlewares: middlewares,
+      activitySink: { activity in
+        guard activity is Feature.Activity, anchor.sendActivity(activity) else { return anchor.activityTypeName }
+        return nil
+      })
   }
 
   /// The reducer.

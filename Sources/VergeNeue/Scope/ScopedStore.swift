@@ -29,7 +29,11 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
 
   init(anchor: any ScopeAnchor<State>, reducer: Reducer, middlewares: [Middleware<ReducerMessage<State>, State>]) {
     self.anchor = anchor
-    engine = ReducerEngine(reducer: reducer, middlewares: middlewares, taskManager: TaskManager(), sendActivity: { _ in })
+    // Activities go to the root store; `scope` lets a reducer with
+    // activities in only when they are of the root store's activity type.
+    engine = ReducerEngine(
+      reducer: reducer, middlewares: middlewares, taskManager: TaskManager(),
+      sendActivity: { activity in _ = anchor.sendActivity(activity) })
   }
 
   /// The reducer.
@@ -151,5 +155,87 @@ extension Store {
     ScopedStore<Child>(
       anchor: WeakKeyPathAnchor<State, Activity, Child.TargetState>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
       reducer: reducer, middlewares: middlewares)
+  }
+}
+
+extension Store {
+  /// A store for the part of this state at `keyPath`, with its own method
+  /// reducer whose actions send this store's activities; see `ScopedStore`.
+  ///
+  /// ```swift
+  /// let photo = store.scope(\.selectedPhoto, reducer: PhotoReducer(), activities: .forwardToParent)
+  /// // context.send(.commentPosted) in PhotoReducer's actions reaches store.sinkActivity
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer; its `TargetActivity` is this
+  ///     store's `Activity`.
+  ///   - middlewares: The scoped store's own pipeline.
+  ///   - activities: `.forwardToParent`: the scoped store's actions send
+  ///     their activities to this store.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
+    activities: ScopeActivities
+  ) -> ScopedStore<Child> where Child.TargetActivity == Activity {
+    ScopedStore<Child>(
+      anchor: WeakKeyPathAnchor<State, Activity, Child.TargetState>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
+      reducer: reducer, middlewares: middlewares)
+  }
+}
+
+/// What a scoped store of a method reducer does with the activities its
+/// actions send.
+public enum ScopeActivities: Sendable {
+  /// Sends them to the parent store's activity subscribers; the reducer's
+  /// `TargetActivity` must be the parent's `Activity`.
+  case forwardToParent
+}
+
+extension ReducerStore {
+  /// A store for the part of this state at `keyPath`, with its own method
+  /// reducer whose actions send this store's activities; see `ScopedStore`.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the fragment lives in this state.
+  ///   - reducer: The fragment's reducer; its `TargetActivity` is this
+  ///     store's `Activity`.
+  ///   - middlewares: The scoped store's own pipeline.
+  ///   - activities: `.forwardToParent`.
+  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
+    activities: ScopeActivities
+  ) -> ScopedStore<Child> where Child.TargetActivity == Activity {
+    core.scope(keyPath, reducer: reducer, middlewares: middlewares, activities: activities)
+  }
+}
+
+extension ScopedStore {
+  /// A scoped store for a part of this fragment whose reducer sends the
+  /// same activities as this one's, forwarded to the root store.
+  ///
+  /// - Parameters:
+  ///   - keyPath: Where the part lives in this fragment.
+  ///   - reducer: The part's reducer.
+  ///   - middlewares: The new scoped store's own pipeline.
+  ///   - activities: `.forwardToParent`.
+  /// - Returns: The scoped store; it writes into the same parent store.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
+  public func scope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
+    reducer: Child,
+    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
+    activities: ScopeActivities
+  ) -> ScopedStore<Child> where Child.TargetActivity == Reducer.TargetActivity {
+    ScopedStore<Child>(
+      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
   }
 }
