@@ -26,7 +26,12 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   ///   the store, without a first delivery; `nil` once the store is gone.
   init(subscribe: @escaping @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?) {
     self.subscribe = subscribe
+    wholeState = SendableKeyPath(\State.self)
   }
+
+  /// The key for reads of the whole state, formed once: forming `\State.self`
+  /// in generic code is a run-time call.
+  @usableFromInline let wholeState: SendableKeyPath
 
   /// Stands for the state's key path in the registrar; never read.
   subscript(member member: SendableKeyPath) -> Void { () }
@@ -87,6 +92,12 @@ extension StateObservation {
       nonisolated(unsafe) let keyPath = keyPath
       arm(key) { state in state[keyPath: keyPath] != value }
     }
+  }
+
+  /// Registers a read of the whole state.
+  @inlinable
+  func trackWhole(_ value: State) where State: Equatable {
+    arm(wholeState) { state in state != value }
   }
 
   /// Registers a read of a value that cannot be kept for comparison: any

@@ -18,7 +18,7 @@ public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
   /// The whole state; registers a dependency on all of it.
   @inlinable
   public var current: State {
-    observation?.track(\State.self, value: value)
+    observation?.trackWhole(value)
     return value
   }
 

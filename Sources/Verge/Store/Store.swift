@@ -60,6 +60,14 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     StateSnapshot(core.value, observation: observation)
   }
 
+  /// The current state, read without registering anything with Swift
+  /// Observation; for libraries built on Verge (their own reads must not
+  /// invalidate, or slow down, the app's observers).
+  @_spi(Internal) @inlinable
+  public var untrackedState: State {
+    core.value
+  }
+
   /// Changes the state: the one way to do it.
   ///
   /// The closure receives the state in place; assign through it:
