@@ -15,7 +15,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   private struct Queued: Sendable {
     let action: Action
-    let origin: ActionOrigin
+    let cause: ActionCause<Action>
     let ticket: Ticket
   }
 
@@ -41,6 +41,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   let activitySink: @Sendable (any Sendable) -> String?
   let chain: MiddlewareChain<Action, State>
   let observers = Observers<ActionEvent<Action, State>>()
+  let lifecycle = Observers<ActionLifecycleEvent<Action, State>>()
   let inFlight = InFlight()
   private let queue = SharedLock(Queue())
   private let effects = SharedLock(Effects())
@@ -65,11 +66,11 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Queue
 
-  func send(_ action: Action, origin: ActionOrigin) -> StoreTask {
+  func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
     let ticket = Ticket()
     inFlight.begin()
     let drains = queue.withLock { queue -> Bool in
-      queue.pending.append(Queued(action: action, origin: origin, ticket: ticket))
+      queue.pending.append(Queued(action: action, cause: cause, ticket: ticket))
       if queue.draining { return false }
       queue.draining = true
       return true
@@ -100,7 +101,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   private func process(_ entry: Queued) {
     guard !chain.isEmpty else {
-      reduce(entry.action, origin: entry.origin, ticket: entry.ticket)
+      reduce(entry.action, cause: entry.cause, ticket: entry.ticket)
       entry.ticket.resolve()
       return
     }
@@ -109,22 +110,22 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     _ = chain.run(
       entry.action,
       read: { source.pin()?.read() },
-      restart: { [weak self] action in _ = self?.send(action, origin: .middleware) },
+      restart: { [weak self] action in _ = self?.send(action, cause: .middleware) },
       terminal: { [weak self] action in
-        self?.reduce(action, origin: entry.origin, ticket: resolver.ticket)
+        self?.reduce(action, cause: entry.cause, ticket: resolver.ticket)
       })
   }
 
   // MARK: - Reducing
 
   @discardableResult
-  private func reduce(_ action: Action, origin: ActionOrigin, ticket: Ticket) -> State? {
+  private func reduce(_ action: Action, cause: ActionCause<Action>, ticket: Ticket) -> State? {
     // A scoped store whose parent is gone reduces nothing.
     guard let access = source.pin() else { return nil }
     var effect = Effect<Action>.none
     let trace = CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
     var after: State?
-    if observers.isEmpty && chain.isEmpty {
+    if observers.isEmpty && lifecycle.isEmpty && chain.isEmpty {
       access.write(trace) { effect = feature.reduce(into: &$0, action: action) }
     } else {
       let (before, new) = access.write(trace) { state -> (State, State) in
@@ -133,9 +134,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         return (before, state)
       }
       after = new
-      observers.emit(.reduced(action, before: before, after: new, origin: origin))
+      observers.emit(.reduced(action, before: before, after: new, origin: cause.origin))
+      lifecycle.emit(.reduced(action, before: before, after: new, cause: cause))
     }
-    ticket.add(start(effect))
+    ticket.add(start(effect, origin: action))
     return after
   }
 
@@ -147,7 +149,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Effects
 
-  private func start(_ effect: Effect<Action>) -> [Task<Void, Never>] {
+  private func start(_ effect: Effect<Action>, origin: Action) -> [Task<Void, Never>] {
     guard !effect.items.isEmpty else { return [] }
     var cancelled: [EffectID] = []
     for item in effect.items {
@@ -165,9 +167,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     for item in effect.items {
       switch item {
       case .send(let action):
-        _ = send(action, origin: .effect)
+        _ = send(action, cause: .effect(run: nil, origin: origin))
       case .run(let run):
-        tasks.append(startTask(run))
+        tasks.append(startTask(run, origin: origin))
       case .activity(let activity):
         deliver(activity)
       case .cancel:
@@ -183,31 +185,48 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     observers.emit(.effectFailed(NeueError.activityTypeMismatch(expected: expected, actual: "\(type(of: activity))")))
   }
 
-  private func startTask(_ run: Effect<Action>.Run) -> Task<Void, Never> {
+  private func startTask(_ run: Effect<Action>.Run, origin: Action) -> Task<Void, Never> {
     inFlight.begin()
-    let send = Send<Action>(
-      deliver: { [weak self] action in _ = self?.send(action, origin: .effect) },
-      deliverActivity: { [weak self] activity in self?.deliver(activity) })
-    return effects.withLock { effects in
+    let id = effects.withLock { effects -> UInt64 in
       effects.nextID += 1
-      let id = effects.nextID
+      return effects.nextID
+    }
+    let runID = EffectRunID(rawValue: id)
+    // Announced before the task exists, so nothing it sends can come first.
+    lifecycle.emit(.effectStarted(runID, origin: origin))
+    let send = Send<Action>(
+      deliver: { [weak self] action in _ = self?.send(action, cause: .effect(run: runID, origin: origin)) },
+      deliverActivity: { [weak self] activity in self?.deliver(activity) })
+    // Made under the lock, so `finished` cannot run before it is recorded.
+    return effects.withLock { effects in
       let task = Task(priority: run.priority) { [weak self] in
+        var failure: (any Error)?
         do {
           try await run.operation(send)
         } catch is CancellationError {
+          failure = CancellationError()
         } catch {
+          failure = error
           self?.observers.emit(.effectFailed(error))
         }
-        self?.finished(effect: id)
+        self?.finished(effect: id, error: failure)
       }
       effects.running[id] = Running(ids: run.ids, task: task)
       return task
     }
   }
 
-  private func finished(effect id: UInt64) {
+  private func finished(effect id: UInt64, error: (any Error)?) {
     let removed = effects.withLock { $0.running.removeValue(forKey: id) != nil }
-    if removed { inFlight.end() }
+    guard removed else { return }
+    lifecycle.emit(.effectFinished(EffectRunID(rawValue: id), error: error))
+    inFlight.end()
+  }
+
+  /// Cancels every running effect.
+  func cancelAll() {
+    let tasks = effects.withLock { $0.running.values.map(\.task) }
+    for task in tasks { task.cancel() }
   }
 
   func cancel(ids: Set<EffectID>) {

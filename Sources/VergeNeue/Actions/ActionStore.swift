@@ -69,7 +69,7 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   ///   started, or to cancel those effects.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    engine.send(action, origin: .send)
+    engine.send(action, cause: .send)
   }
 
   /// Reduces a recording's actions into this store, without running their
@@ -181,6 +181,35 @@ extension ActionStore {
   ///   previous state, so it copies the collections it touches.
   public func observeEvents(_ handler: @escaping @Sendable (ActionEvent<Action, State>) -> Void) -> EventObservation {
     engine.observers.add(handler)
+  }
+
+  /// Adds an observer that sees every reduction with its cause (for an
+  /// action an effect sent: the effect and the action that started it), and
+  /// every effect task's start and end.
+  ///
+  /// Meant for test tooling such as VergeTesting's `TestStore`: it lets a
+  /// tool attribute each received action, and each effect still running,
+  /// to the `send` that started the work. See `ActionLifecycleEvent` for
+  /// the ordering guarantees.
+  ///
+  /// - Parameter handler: Receives each event, synchronously, outside the
+  ///   store's lock.
+  /// - Returns: A token; releasing or cancelling it removes the observer.
+  /// - Complexity: While an observer is installed every reduction keeps the
+  ///   previous state, so it copies the collections it touches.
+  public func observeLifecycle(
+    _ handler: @escaping @Sendable (ActionLifecycleEvent<Action, State>) -> Void
+  ) -> EventObservation {
+    engine.lifecycle.add(handler)
+  }
+
+  /// Cancels every running effect of this store; for test tooling (a test
+  /// store skipping the effects left at the end of a test).
+  ///
+  /// Cancelled effects send no more actions; `waitUntilIdle()` returns once
+  /// their tasks have ended.
+  public func cancelAllEffects() {
+    engine.cancelAll()
   }
 
   /// How many effects are running; for test tooling.

@@ -73,7 +73,7 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   @discardableResult
   public func send(_ action: Action) throws(NeueError) -> StoreTask {
     _ = try anchor.pin()
-    return engine.send(action, origin: .send)
+    return engine.send(action, cause: .send)
   }
 
   /// Subscribes to the fragment: the current value at once (unless
@@ -150,6 +150,23 @@ extension ScopedActionStore {
   /// - Returns: A token; releasing or cancelling it removes the observer.
   public func observeEvents(_ handler: @escaping @Sendable (ActionEvent<Action, State>) -> Void) -> EventObservation {
     engine.observers.add(handler)
+  }
+
+  /// Adds an observer of reductions with their causes and of each effect
+  /// task's start and end; see `ActionStore.observeLifecycle(_:)`. For test
+  /// tooling.
+  ///
+  /// - Parameter handler: Receives each event.
+  /// - Returns: A token; releasing or cancelling it removes the observer.
+  public func observeLifecycle(
+    _ handler: @escaping @Sendable (ActionLifecycleEvent<Action, State>) -> Void
+  ) -> EventObservation {
+    engine.lifecycle.add(handler)
+  }
+
+  /// Cancels every running effect of this scoped store; for test tooling.
+  public func cancelAllEffects() {
+    engine.cancelAll()
   }
 
   /// How many effects are running; for test tooling.

@@ -1,0 +1,54 @@
+/// Identifies one running effect task of an `ActionStore` (or scoped action
+/// store), unique within that store; for test tooling.
+public struct EffectRunID: Hashable, Sendable, CustomStringConvertible {
+  /// A number unique to this effect within its store, increasing in start
+  /// order.
+  public let rawValue: UInt64
+
+  /// `effect #3`.
+  public var description: String { "effect #\(rawValue)" }
+}
+
+/// Why an action was reduced, with the action that caused it when an effect
+/// sent it; for test tooling.
+public enum ActionCause<Action: Sendable>: Sendable {
+  /// `send` on the store.
+  case send
+  /// An effect sent it. `run` is the effect task that sent it (`nil` for
+  /// `Effect.send`, which is not a task); `origin` is the action whose
+  /// reduction returned that effect.
+  case effect(run: EffectRunID?, origin: Action)
+  /// A middleware's `dispatch`.
+  case middleware
+
+  /// The coarse origin, as `ActionEvent` reports it.
+  public var origin: ActionOrigin {
+    switch self {
+    case .send: return .send
+    case .effect: return .effect
+    case .middleware: return .middleware
+    }
+  }
+}
+
+/// Everything an event observer of an enum-action store can follow:
+/// reductions with their cause, and each effect task's start and end.
+/// Added with `observeLifecycle(_:)`; meant for test tooling such as
+/// VergeTesting's `TestStore`.
+///
+/// Ordering: `effectStarted` comes after the `reduced` event of its origin
+/// action and before any action the effect sends is reduced;
+/// `effectFinished` comes once per effect, after everything it sent was
+/// queued (not necessarily reduced: another thread may still be reducing
+/// it; `waitUntilIdle()` waits for both). Events are emitted synchronously,
+/// outside the store's lock.
+public enum ActionLifecycleEvent<Action: Sendable, State: Sendable>: Sendable {
+  /// `action` was reduced, turning `before` into `after`.
+  case reduced(Action, before: State, after: State, cause: ActionCause<Action>)
+  /// The reduction of `origin` started the effect task `id`.
+  case effectStarted(EffectRunID, origin: Action)
+  /// The effect task `id` ended; `error` is what it threw (a
+  /// `CancellationError` when it ended by cancellation and threw one), or
+  /// `nil` when it returned.
+  case effectFinished(EffectRunID, error: (any Error)?)
+}
