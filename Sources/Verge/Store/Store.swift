@@ -116,6 +116,17 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     try core.commit(trace: CommitTrace(name: name, file: file, function: function, line: line), body)
   }
 
+  /// Changes the state with a trace that is formed only if a middleware asks
+  /// for it; for libraries built on Verge whose commit names are costly to
+  /// format (VergeNeue names a commit after its action).
+  @_spi(Internal) @inlinable @discardableResult
+  public func commit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    _ body: (InoutRef<State>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try core.commit(trace: trace(), body)
+  }
+
   /// Sends a one-off event to the activity subscribers.
   ///
   /// Delivery follows the same rules as state changes, in one order with

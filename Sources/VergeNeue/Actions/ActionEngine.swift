@@ -123,12 +123,15 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     // A scoped store whose parent is gone reduces nothing.
     guard let access = source.pin() else { return nil }
     var effect = Effect<Action>.none
-    let trace = CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
+    // Formed only if a commit middleware asks: describing an action is costly.
+    func trace() -> CommitTrace {
+      CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
+    }
     var after: State?
     if observers.isEmpty && lifecycle.isEmpty && chain.isEmpty {
-      access.write(trace) { effect = feature.reduce(into: &$0, action: action) }
+      access.write(trace()) { effect = feature.reduce(into: &$0, action: action) }
     } else {
-      let (before, new) = access.write(trace) { state -> (State, State) in
+      let (before, new) = access.write(trace()) { state -> (State, State) in
         let before = state
         effect = feature.reduce(into: &state, action: action)
         return (before, state)
@@ -143,8 +146,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   /// Replays `action` without effects (for `replay`).
   func reduceIgnoringEffects(_ action: Action) {
-    let trace = CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
-    source.pin()?.write(trace) { _ = feature.reduce(into: &$0, action: action) }
+    source.pin()?.write(CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)) { _ = feature.reduce(into: &$0, action: action) }
   }
 
   // MARK: - Effects

@@ -1,3 +1,4 @@
+@_spi(Internal) import Verge
 /// A store driven by enum actions and an `ActionReducer` (the Redux shape),
 /// built on a core `Store`.
 ///
@@ -79,7 +80,7 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   /// - Throws: `NeueError.replayStartMismatch` when the state is not the
   ///   recording's start state; nothing is reduced then.
   public func replay(_ recording: Recording<Action, State>) throws(NeueError) {
-    try recording.verifyStart(core.state.current)
+    try recording.verifyStart(core.untrackedState)
     for action in recording.messages {
       engine.reduceIgnoringEffects(action)
     }

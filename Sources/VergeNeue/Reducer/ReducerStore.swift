@@ -1,3 +1,4 @@
+@_spi(Internal) import Verge
 /// A store whose every change is a named mutation or action of a method
 /// reducer (`ReducerType`), built on a core `Store`.
 ///
@@ -96,7 +97,7 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
   /// - Throws: `NeueError.replayStartMismatch` when the state is not the
   ///   recording's start state; nothing is applied then.
   public func replay(_ recording: Recording<ReducerMessage<State>, State>) throws(NeueError) {
-    try recording.verifyStart(core.state.current)
+    try recording.verifyStart(core.untrackedState)
     for message in recording.messages {
       if case .mutation(let mutation) = message {
         access.write(mutation.trace) { mutation.body(&$0) }

@@ -1,3 +1,4 @@
+@_spi(Internal) import Verge
 /// Reads and writes one part of a core store's state, holding the store
 /// strongly. Engines work through it, so a root store and a scoped store
 /// run the same code.
@@ -5,7 +6,7 @@ protocol FragmentAccess<Fragment>: Sendable {
   associatedtype Fragment: Equatable & Sendable
 
   func read() -> Fragment
-  func write<Result>(_ trace: CommitTrace, _ body: (inout Fragment) -> Result) -> Result
+  func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result
   func derived() -> Derived<Fragment>
 }
 
@@ -13,10 +14,10 @@ protocol FragmentAccess<Fragment>: Sendable {
 struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAccess {
   let store: Store<State, Activity>
 
-  func read() -> State { store.state.current }
+  func read() -> State { store.untrackedState }
 
-  func write<Result>(_ trace: CommitTrace, _ body: (inout State) -> Result) -> Result {
-    store.commit(trace.name, file: trace.file, function: trace.function, line: trace.line) { ref in
+  func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout State) -> Result) -> Result {
+    store.commit(trace: trace()) { ref in
       ref.modify { body(&$0) }
     }
   }
@@ -31,10 +32,10 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   let store: Store<Root, Activity>
   let keyPath: SendableWritableKeyPath<Root, Fragment>
 
-  func read() -> Fragment { store.state.current[keyPath: keyPath.value] }
+  func read() -> Fragment { store.untrackedState[keyPath: keyPath.value] }
 
-  func write<Result>(_ trace: CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
-    store.commit(trace.name, file: trace.file, function: trace.function, line: trace.line) { ref in
+  func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
+    store.commit(trace: trace()) { ref in
       ref.modify { body(&$0[keyPath: keyPath.value]) }
     }
   }
