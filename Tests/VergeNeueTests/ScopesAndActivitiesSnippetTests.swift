@@ -32,8 +32,8 @@ private struct DraftFeature: ActionReducer {
 final class ScopesAndActivitiesSnippetTests: XCTestCase {
   func testReadmeSnippet() throws {
     let store = Store<Chat, ChatActivity>(initialState: Chat())
-    store.sinkActivity { activity in
-      if case .posted(let text) = activity { store.commit { $0.sent.append(text) } }
+    store.sinkActivity { [weak store] activity in
+      if case .posted(let text) = activity { store?.commit { $0.sent.append(text) } }
     }
     .storeWhileSourceActive()
 
