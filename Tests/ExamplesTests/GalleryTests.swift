@@ -3,38 +3,13 @@ import VergeNeue
 import VergeORM
 @testable import comments
 
-/// The comments example's reducers, scoped store, derived counts and
-/// refresh cancellation, against the simulated API with no real latency.
+/// The comments example's seeded API, derived counts, scoped store, session
+/// and parsing, against the simulated API with no real latency. The
+/// reducer's mutations themselves are asserted in `GalleryReducerTests`.
 final class GalleryTests: XCTestCase {
   private func makeStore(failurePercent: Int = 0, latency: @escaping comments.Latency = {}) -> ReducerStore<GalleryReducer> {
     let api = FakePhotoAPI(seed: 1, failurePercent: failurePercent, latency: latency)
     return ReducerStore(initialState: GalleryState(), reducer: GalleryReducer(api: api, me: .init("you")))
-  }
-
-  func testRefreshStoresEntitiesNormalizedAndIndexed() async throws {
-    let store = makeStore()
-    let count = try await store.dispatch { $0.refresh() }
-    XCTAssertEqual(count, 3)
-    let database = store.state.database
-    XCTAssertEqual(database.entities.photo.count, 3)
-    XCTAssertEqual(database.entities.author.count, 3)
-    XCTAssertEqual(database.indexes.allPhotos.map(\.raw), ["p1", "p2", "p3"])
-    XCTAssertEqual(database.indexes.commentsByPhoto.ids(in: .init("p1")).map(\.raw), ["c1", "c2"])
-    XCTAssertFalse(store.state.isLoading)
-    XCTAssertNil(store.state.lastError)
-  }
-
-  func testFailuresAreShownAndLeaveTheDataAlone() async throws {
-    let store = makeStore(failurePercent: 100)
-    do {
-      try await store.dispatch { $0.refresh() }
-      XCTFail("a 100% failure rate must fail")
-    } catch {
-      XCTAssertEqual(error as? APIError, .unavailable(request: "refresh"))
-    }
-    XCTAssertEqual(store.state.lastError, "server unavailable during refresh; try again")
-    XCTAssertEqual(store.state.database.entities.photo.count, 0)
-    XCTAssertFalse(store.state.isLoading)
   }
 
   func testSameSeedGivesSameFailures() async {
@@ -62,19 +37,6 @@ final class GalleryTests: XCTestCase {
     XCTAssertEqual(counts.value, 1)
     XCTAssertEqual(posted.all, [.commentPosted(comment.entityID, on: .init("p3"))])
     subscription.cancel()
-  }
-
-  func testEmptyCommentIsRefusedWithAClearError() async throws {
-    let store = makeStore()
-    try await store.dispatch { $0.refresh() }
-    let before = store.state.database
-    do {
-      _ = try await store.dispatch { $0.postComment("   ", on: .init("p1")) }
-      XCTFail("empty text must be refused")
-    } catch {
-      XCTAssertEqual(error as? APIError, .invalidComment("the text is empty"))
-    }
-    XCTAssertEqual(store.state.database, before)
   }
 
   func testScopedPhotoStoreDeletesFromTheParentDatabase() async throws {
