@@ -63,9 +63,19 @@ extension CommitMiddleware {
   }
 }
 
-/// Field-by-field descriptions of values, for logs and diffs.
-enum StateDescription {
-  static func differences<Value>(_ old: Value, _ new: Value, maximumValueLength: Int) -> [String] {
+/// Field-by-field descriptions of values, for logs and diffs; shared with
+/// the sibling targets as SPI.
+@_spi(Internal)
+public enum StateDescription {
+  /// `label old → new` for each top-level property whose description differs
+  /// (the whole values when they are not structs or classes).
+  ///
+  /// - Parameters:
+  ///   - old: The value before.
+  ///   - new: The value after.
+  ///   - maximumValueLength: Longer descriptions are cut to this length.
+  /// - Returns: One line per difference; empty when the descriptions match.
+  public static func differences<Value>(_ old: Value, _ new: Value, maximumValueLength: Int) -> [String] {
     let oldFields = fields(of: old)
     let newFields = fields(of: new)
     guard let oldFields, let newFields, oldFields.count == newFields.count else {

@@ -1,3 +1,4 @@
+@_spi(Internal) import Verge
 extension Middleware {
   /// A middleware that describes each message in one line and hands it to
   /// `sink`: the message and the top-level properties of the state it changed.
@@ -22,7 +23,7 @@ extension Middleware {
         sink("\(step.message): store released")
         return
       }
-      let changes = Describe.differences(step.stateBefore, after, limit: maximumValueLength)
+      let changes = StateDescription.differences(step.stateBefore, after, maximumValueLength: maximumValueLength)
       sink("\(step.message): \(changes.isEmpty ? "no change" : changes.joined(separator: ", "))")
     }
   }

@@ -76,6 +76,6 @@ extension Recording where State: Equatable {
   /// Checks that `state` is where this recording starts.
   func verifyStart(_ state: State) throws(NeueError) {
     guard let startState, startState != state else { return }
-    throw NeueError.replayStartMismatch(differences: Describe.differences(startState, state))
+    throw NeueError.replayStartMismatch(differences: StateDescription.differences(startState, state, maximumValueLength: 60))
   }
 }
