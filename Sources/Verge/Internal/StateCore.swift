@@ -105,6 +105,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
   @usableFromInline let middlewares: [CommitMiddleware<Value>]
 
+  @usableFromInline
   init(
     _ value: Value,
     isEqual: @escaping @Sendable (Value, Value) -> Bool,
@@ -170,22 +171,31 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       // through the queue (one lock round trip fewer).
       var result: Result?
       let ran: Void? = try delivery.withLockIfAvailable { (batch) throws(Failure) -> Void in
-        var direct: (event: Event, subscribers: [Subscriber])?
+        // The change to deliver directly, kept as plain values: an `Event`
+        // would be copied and destroyed through its value witnesses.
+        var directSequence: UInt64 = 0
+        var directPrevious: Value?
+        var directCurrent: Value?
+        var directSubscribers: [Subscriber] = []
         result = try withStorage("commit") { (storage) throws(Failure) -> Result in
           let (result, changed, previous) = try apply(&storage, trace: trace, body)
           guard changed else { return result }
           storage.sequence &+= 1
           guard storage.valueSubscribers > 0 else { return result }
-          let event = makeChange(&storage, previous: previous)
           if storage.pending.isEmpty {
-            direct = (event, storage.subscribers)
+            directSequence = storage.sequence
+            directPrevious = storage.changeSubscribers > 0 ? previous : nil
+            directCurrent = storage.value
+            directSubscribers = storage.subscribers
           } else {
-            enqueue(&storage, event)
+            enqueue(&storage, makeChange(&storage, previous: previous))
           }
           return result
         }
-        if let direct {
-          ThreadIdentity.withDelivery { deliver(direct.event, to: direct.subscribers) }
+        if let current = directCurrent {
+          ThreadIdentity.withDelivery {
+            deliverChange(directSequence, directPrevious, current, to: directSubscribers)
+          }
         }
         if queued.load(ordering: .acquiring) > 0 {
           deliverPending(using: &batch)
@@ -445,27 +455,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   func deliver(_ event: Event, to subscribers: [Subscriber]) {
     switch event {
     case .change(let sequence, let previous, let current):
-      let changes = Changes(previous: previous, current: current)
-      Self.forEach(in: subscribers) { subscriber in
-        guard subscriber.startSequence < sequence else { return }
-        if subscriber.changesReceiver != nil {
-          if subscriber.isSynchronous {
-            // Called through the optional in place: binding it would copy
-            // (retain) the closure for every subscriber.
-            if !subscriber.isCancelled { subscriber.changesReceiver?(changes) }
-          } else if let receive = subscriber.changesReceiver {
-            subscriber.perform(receive, changes)
-          }
-        } else if subscriber.sequencedReceiver != nil {
-          if !subscriber.isCancelled { subscriber.sequencedReceiver?(sequence, current) }
-        } else if subscriber.valuesReceiver != nil {
-          if subscriber.isSynchronous {
-            if !subscriber.isCancelled { subscriber.valuesReceiver?(current) }
-          } else if let receive = subscriber.valuesReceiver {
-            subscriber.perform(receive, current)
-          }
-        }
-      }
+      deliverChange(sequence, previous, current, to: subscribers)
     case .first(let subscriber, let value):
       switch subscriber.receiver {
       case .changes(let receive):
@@ -481,6 +471,34 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       Self.forEach(in: subscribers) { subscriber in
         if subscriber.startSequence < sequence, let receive = subscriber.activityReceiver {
           subscriber.perform(receive, activity)
+        }
+      }
+    }
+  }
+
+  /// Delivers one change to the subscribers that existed when it happened.
+  @inlinable
+  func deliverChange(
+    _ sequence: UInt64, _ previous: Value?, _ current: Value, to subscribers: [Subscriber]
+  ) {
+    let changes = Changes(previous: previous, current: current)
+    Self.forEach(in: subscribers) { subscriber in
+      guard subscriber.startSequence < sequence else { return }
+      if subscriber.changesReceiver != nil {
+        if subscriber.isSynchronous {
+          // Called through the optional in place: binding it would copy
+          // (retain) the closure for every subscriber.
+          if !subscriber.isCancelled { subscriber.changesReceiver?(changes) }
+        } else if let receive = subscriber.changesReceiver {
+          subscriber.perform(receive, changes)
+        }
+      } else if subscriber.sequencedReceiver != nil {
+        if !subscriber.isCancelled { subscriber.sequencedReceiver?(sequence, current) }
+      } else if subscriber.valuesReceiver != nil {
+        if subscriber.isSynchronous {
+          if !subscriber.isCancelled { subscriber.valuesReceiver?(current) }
+        } else if let receive = subscriber.valuesReceiver {
+          subscriber.perform(receive, current)
         }
       }
     }

@@ -13,17 +13,23 @@ import Observation
 final class StateObservation<State: Sendable>: Observable, Sendable {
   @usableFromInline typealias Check = @Sendable (State) -> Bool
 
-  private struct Armed: Sendable {
-    var checks: [SendableKeyPath: Check] = [:]
-    var subscription: StoreSubscription?
+  @usableFromInline
+  struct Armed: Sendable {
+    /// Few at a time (what one reader read), so a list beats a dictionary.
+    @usableFromInline var checks: [(key: SendableKeyPath, changed: Check)] = []
+    @usableFromInline var subscription: StoreSubscription?
+
+    @usableFromInline
+    init() {}
   }
 
-  private let registrar = ObservationRegistrar()
-  private let armed = LockedBox(Armed())
-  private let subscribe: @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?
+  @usableFromInline let registrar = ObservationRegistrar()
+  @usableFromInline let armed = LockedBox(Armed())
+  @usableFromInline let subscribe: @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?
 
   /// - Parameter subscribe: Registers a receiver of every state change of
   ///   the store, without a first delivery; `nil` once the store is gone.
+  @usableFromInline
   init(subscribe: @escaping @Sendable (@escaping @Sendable (State) -> Void) -> StoreSubscription?) {
     self.subscribe = subscribe
     wholeState = SendableKeyPath(\State.self)
@@ -34,17 +40,22 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   @usableFromInline let wholeState: SendableKeyPath
 
   /// Stands for the state's key path in the registrar; never read.
+  @usableFromInline
   subscript(member member: SendableKeyPath) -> Void { () }
 
-  @usableFromInline
+  @inlinable
   func arm(_ keyPath: SendableKeyPath, check: @escaping Check) {
     registrar.access(self, keyPath: \.[member: keyPath])
     let needsSubscription = armed.withLock { armed -> Bool in
-      if armed.checks[keyPath] == nil { armed.checks[keyPath] = check }
+      if !armed.checks.contains(where: { $0.key == keyPath }) {
+        armed.checks.append((keyPath, check))
+      }
       return armed.subscription == nil
     }
     guard needsSubscription else { return }
-    guard let subscription = subscribe({ [weak self] state in self?.stateDidChange(state) }) else {
+    // Held strongly: the store's core keeps this closure only while the
+    // subscription lasts, and this object owns the subscription, not the core.
+    guard let subscription = subscribe({ state in self.stateDidChange(state) }) else {
       return
     }
     let duplicate = armed.withLock { armed -> StoreSubscription? in
@@ -57,13 +68,20 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
     duplicate?.cancel()
   }
 
-  private func stateDidChange(_ state: State) {
+  @inlinable
+  func stateDidChange(_ state: State) {
     let (fired, idle) = armed.withLock { armed -> ([SendableKeyPath], StoreSubscription?) in
       var fired: [SendableKeyPath] = []
-      for (keyPath, changed) in armed.checks where changed(state) {
-        fired.append(keyPath)
+      var index = 0
+      while index < armed.checks.count {
+        if armed.checks[index].changed(state) {
+          fired.append(armed.checks[index].key)
+          armed.checks.swapAt(index, armed.checks.count - 1)
+          armed.checks.removeLast()
+        } else {
+          index += 1
+        }
       }
-      for keyPath in fired { armed.checks[keyPath] = nil }
       // Nothing left to watch: stop following the store, so that a store
       // whose state was read once outside any observer commits at full speed.
       guard armed.checks.isEmpty else { return (fired, nil) }

@@ -38,6 +38,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Parameters:
   ///   - initialState: The state the store starts with.
   ///   - middlewares: Hooks that see (and may adjust) every commit, in order.
+  @inlinable
   public init(initialState: State, middlewares: [CommitMiddleware<State>] = []) {
     let core = StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
     self.core = core
