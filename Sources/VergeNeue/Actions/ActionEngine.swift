@@ -1,4 +1,5 @@
 @_spi(Internal) import Verge
+import Synchronization
 
 /// Reduces enum actions one at a time, in the order they were sent, and runs
 /// their effects.
@@ -9,6 +10,16 @@
 /// reducing thread takes its action in turn. No sender ever waits for
 /// another, so re-entrant sends (from a subscriber, a middleware or an
 /// effect) cannot deadlock, and none is dropped.
+///
+/// Who reduces is decided with two atomics rather than under the queue's
+/// lock: `draining` (set by the one thread reducing) and `pendingCount`
+/// (kept equal to the queue's length under the lock). A sender raises the
+/// count and then tries to set `draining`; the reducing thread clears
+/// `draining` and then reads the count. Both are sequentially consistent, so
+/// a queued action is always seen by one of them. That also gives
+/// `ActionStore.send` a fast path that takes no lock at all: when it sets
+/// `draining` and nothing is queued, it reduces its action in place.
+@usableFromInline
 final class ActionEngine<Feature: ActionReducer>: Sendable {
   typealias State = Feature.State
   typealias Action = Feature.Action
@@ -17,11 +28,6 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     let action: Action
     let cause: ActionCause<Action>
     let ticket: Ticket
-  }
-
-  private struct Queue: Sendable {
-    var pending: [Queued] = []
-    var draining = false
   }
 
   private struct Running: Sendable {
@@ -34,16 +40,22 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     var running: [UInt64: Running] = [:]
   }
 
-  let feature: Feature
+  @usableFromInline let feature: Feature
   let source: FragmentSource<State>
   /// Delivers an activity of any type; returns the expected type's name
   /// when the type does not fit (nothing is delivered then).
   let activitySink: @Sendable (any Sendable) -> String?
   let chain: MiddlewareChain<Action, State>
-  let observers = Observers<ActionEvent<Action, State>>()
-  let lifecycle = Observers<ActionLifecycleEvent<Action, State>>()
-  let inFlight = InFlight()
-  private let queue = SharedLock(Queue())
+  /// Whether the store has middlewares; fixed at creation.
+  @usableFromInline let hasMiddlewares: Bool
+  @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()
+  @usableFromInline let lifecycle = Observers<ActionLifecycleEvent<Feature.Action, Feature.State>>()
+  @usableFromInline let inFlight = InFlight()
+  /// Set while a thread reduces; see the type's discussion.
+  @usableFromInline let draining = Atomic<Bool>(false)
+  /// How many actions `pending` holds.
+  @usableFromInline let pendingCount = Atomic<Int>(0)
+  private let pending = SharedLock<[Queued]>([])
   private let effects = SharedLock(Effects())
 
   init(
@@ -56,6 +68,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     self.source = source
     self.activitySink = activitySink
     self.chain = MiddlewareChain(middlewares: middlewares)
+    hasMiddlewares = !middlewares.isEmpty
   }
 
   deinit {
@@ -66,31 +79,79 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Queue
 
-  func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
-    let ticket = Ticket()
-    inFlight.begin()
-    let drains = queue.withLock { queue -> Bool in
-      queue.pending.append(Queued(action: action, cause: cause, ticket: ticket))
-      if queue.draining { return false }
-      queue.draining = true
-      return true
+  /// Whether an action can be reduced straight into the core store: no
+  /// middleware and no observer needs to see it.
+  @inlinable
+  var reducesDirectly: Bool { !hasMiddlewares && observers.isEmpty && lifecycle.isEmpty }
+
+  /// Tries to become the reducing thread with nothing queued before it; on
+  /// success the caller reduces in place and then calls `endDirect()`.
+  @inlinable
+  func beginDirect() -> Bool {
+    guard draining.compareExchange(
+      expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+    else { return false }
+    if pendingCount.load(ordering: .sequentiallyConsistent) == 0 { return true }
+    // Actions queued earlier go first: reduce them, stay the reducer.
+    drainHeld()
+    return true
+  }
+
+  /// Ends a direct reduction: hands the queue over, or drains what was sent
+  /// meanwhile (by a subscriber, an effect or another thread).
+  @inlinable
+  func endDirect() {
+    draining.store(false, ordering: .sequentiallyConsistent)
+    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 {
+      drainIfFree()
     }
-    if drains { drain() }
+  }
+
+  /// The handle of a directly reduced action: starts its effects.
+  @usableFromInline
+  func startDirect(_ effect: Effect<Feature.Action>, origin: Feature.Action) -> StoreTask {
+    let ticket = Ticket()
+    ticket.add(start(effect, origin: origin))
+    ticket.resolve()
     return StoreTask(ticket: ticket)
   }
 
-  private func drain() {
+  func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
+    let ticket = Ticket()
+    inFlight.begin()
+    pending.withLock { pending in
+      pending.append(Queued(action: action, cause: cause, ticket: ticket))
+      pendingCount.add(1, ordering: .sequentiallyConsistent)
+    }
+    drainIfFree()
+    return StoreTask(ticket: ticket)
+  }
+
+  /// Drains the queue unless another thread is reducing.
+  @usableFromInline
+  func drainIfFree() {
+    repeat {
+      guard draining.compareExchange(
+        expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+      else { return }
+      drainHeld()
+      draining.store(false, ordering: .sequentiallyConsistent)
+      // Something queued after the last look and its sender saw `draining`
+      // set: take it, unless another sender took the queue meanwhile.
+    } while pendingCount.load(ordering: .sequentiallyConsistent) > 0
+  }
+
+  /// Reduces what is queued, until the queue is empty; call while holding
+  /// `draining`.
+  @usableFromInline
+  func drainHeld() {
     var batch: [Queued] = []
     while true {
-      let more = queue.withLock { queue -> Bool in
-        if queue.pending.isEmpty {
-          queue.draining = false
-          return false
-        }
-        swap(&queue.pending, &batch)
-        return true
+      pending.withLock { pending in
+        swap(&pending, &batch)
+        pendingCount.subtract(batch.count, ordering: .sequentiallyConsistent)
       }
-      guard more else { return }
+      if batch.isEmpty { return }
       for entry in batch {
         process(entry)
         inFlight.end()

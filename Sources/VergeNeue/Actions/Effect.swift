@@ -16,6 +16,7 @@
 /// so a cancelled effect leaves no partial state behind it. An error thrown
 /// by an effect ends it; event observers see it as `effectFailed`.
 public struct Effect<Action: Sendable>: Sendable {
+  @usableFromInline
   enum Item: Sendable {
     case run(Run)
     case send(Action)
@@ -23,6 +24,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case activity(any Sendable)
   }
 
+  @usableFromInline
   struct Run: Sendable {
     var priority: TaskPriority?
     var ids: [EffectID] = []
@@ -30,9 +32,15 @@ public struct Effect<Action: Sendable>: Sendable {
     let operation: @Sendable (Send<Action>) async throws -> Void
   }
 
-  let items: [Item]
+  @usableFromInline let items: [Item]
+
+  @usableFromInline
+  init(items: [Item]) {
+    self.items = items
+  }
 
   /// No work.
+  @inlinable
   public static var none: Effect { Effect(items: []) }
 
   /// Runs `operation` as a task; it sends actions through the `Send` it

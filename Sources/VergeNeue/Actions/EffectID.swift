@@ -1,4 +1,5 @@
 /// The identity of a cancellable effect: any hashable, sendable value.
+@usableFromInline
 struct EffectID: Hashable {
   let value: AnyHashable
 

@@ -7,11 +7,19 @@
 /// await store.send(.refresh).finish()   // reduced, and its effects done
 /// ```
 public struct StoreTask: Sendable {
-  let ticket: Ticket
+  /// `nil` for an action reduced before `send` returned that started no
+  /// effect: there is nothing to wait for or cancel.
+  @usableFromInline let ticket: Ticket?
+
+  @usableFromInline
+  init(ticket: Ticket?) {
+    self.ticket = ticket
+  }
 
   /// Waits until the action has been reduced and every effect it started
   /// has ended (effects those effects' actions started are not included).
   public func finish() async {
+    guard let ticket else { return }
     for task in await ticket.reducedTasks() {
       await task.value
     }
@@ -19,11 +27,12 @@ public struct StoreTask: Sendable {
 
   /// Cancels the effects the action started.
   public func cancel() {
-    ticket.cancel()
+    ticket?.cancel()
   }
 }
 
 /// Where a sent action's effects are recorded once it has been reduced.
+@usableFromInline
 final class Ticket: Sendable {
   private struct State {
     var resolved = false

@@ -1,39 +1,53 @@
 @_spi(Internal) import Verge
+import Synchronization
 
 /// Counts work in flight (actions, effects) and wakes waiters when it drops
 /// to zero; no polling.
+///
+/// The count is an atomic, so `begin` and `end` take no lock unless someone
+/// waits: a waiter publishes itself (`hasWaiters`) and then re-reads the
+/// count, and `end` lowers the count and then reads `hasWaiters`. Both are
+/// sequentially consistent, so at least one side sees the other, and the
+/// waiters are taken under the lock by whichever side does.
+@usableFromInline
 final class InFlight: Sendable {
-  private struct State {
-    var count = 0
-    var waiters: [CheckedContinuation<Void, Never>] = []
-  }
+  @usableFromInline let active = Atomic<Int>(0)
+  @usableFromInline let hasWaiters = Atomic<Bool>(false)
+  private let waiters = SharedLock<[CheckedContinuation<Void, Never>]>([])
 
-  private let state = SharedLock(State())
+  var count: Int { active.load(ordering: .sequentiallyConsistent) }
 
-  var count: Int { state.withLock { $0.count } }
-
+  @inlinable
   func begin() {
-    state.withLock { $0.count += 1 }
+    active.add(1, ordering: .sequentiallyConsistent)
   }
 
+  @inlinable
   func end() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.count -= 1
-      guard state.count == 0 else { return [] }
-      defer { state.waiters = [] }
-      return state.waiters
+    let remaining = active.subtract(1, ordering: .sequentiallyConsistent).newValue
+    if remaining == 0 && hasWaiters.load(ordering: .sequentiallyConsistent) {
+      wakeWaitersIfIdle()
     }
-    for waiter in waiters { waiter.resume() }
+  }
+
+  @usableFromInline
+  func wakeWaitersIfIdle() {
+    let woken = waiters.withLock { waiters -> [CheckedContinuation<Void, Never>] in
+      guard active.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
+      hasWaiters.store(false, ordering: .sequentiallyConsistent)
+      defer { waiters = [] }
+      return waiters
+    }
+    for waiter in woken { waiter.resume() }
   }
 
   func waitUntilIdle() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let idle = state.withLock { state -> Bool in
-        if state.count == 0 { return true }
-        state.waiters.append(continuation)
-        return false
+      waiters.withLock { waiters in
+        waiters.append(continuation)
+        hasWaiters.store(true, ordering: .sequentiallyConsistent)
       }
-      if idle { continuation.resume() }
+      wakeWaitersIfIdle()
     }
   }
 }

@@ -2,6 +2,7 @@
 import Synchronization
 
 /// A list of event handlers, cheap to check when empty.
+@usableFromInline
 final class Observers<Event: Sendable>: Sendable {
   private struct State {
     var nextID: UInt64 = 0
@@ -9,8 +10,9 @@ final class Observers<Event: Sendable>: Sendable {
   }
 
   private let state = SharedLock(State())
-  private let active = Atomic<Int>(0)
+  @usableFromInline let active = Atomic<Int>(0)
 
+  @inlinable
   var isEmpty: Bool { active.load(ordering: .relaxed) == 0 }
 
   func add(_ handler: @escaping @Sendable (Event) -> Void) -> EventObservation {

@@ -4,15 +4,18 @@ import Synchronization
 /// The machinery shared by `ReducerStore` and `ScopedStore`: the reducer,
 /// the middleware pipeline, the event observers and the in-flight count.
 /// The state it works on is passed in as a `FragmentAccess`.
+@usableFromInline
 final class ReducerEngine<Reducer: ReducerType>: Sendable {
   typealias State = Reducer.TargetState
   typealias Message = ReducerMessage<State>
 
-  let reducer: Reducer
+  @usableFromInline let reducer: Reducer
   let chain: MiddlewareChain<Message, State>
+  /// Whether the store has middlewares; fixed at creation.
+  @usableFromInline let hasMiddlewares: Bool
   let sendActivity: @Sendable (Reducer.TargetActivity) -> Void
   let taskManager: TaskManager
-  let observers = Observers<ReducerEvent<State>>()
+  @usableFromInline let observers = Observers<ReducerEvent<Reducer.TargetState>>()
   let inFlight = InFlight()
   private let nextActionID = Atomic<UInt64>(0)
 
@@ -24,11 +27,17 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   ) {
     self.reducer = reducer
     self.chain = MiddlewareChain(middlewares: middlewares)
+    hasMiddlewares = !middlewares.isEmpty
     self.taskManager = taskManager
     self.sendActivity = sendActivity
   }
 
   // MARK: - Mutations
+
+  /// Whether a mutation can go straight into the core store: no middleware
+  /// and no event observer needs to see it.
+  @inlinable
+  var commitsDirectly: Bool { !hasMiddlewares && observers.isEmpty }
 
   func commit(_ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>) {
     if chain.isEmpty {

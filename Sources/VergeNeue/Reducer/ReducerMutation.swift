@@ -10,15 +10,21 @@
 /// Its name (the reducer method's name by default), file and line go to the
 /// core store's commit, so commit middlewares, logs and tests see them.
 public struct ReducerMutation<State>: Sendable, CustomStringConvertible {
-  /// The mutation's name; the enclosing function's name unless one was given.
-  public let name: String
+  /// The name given to `init`, if any; `name` falls back to `function`.
+  @usableFromInline let givenName: String?
   /// The file that made the mutation (`#fileID`).
   public let file: StaticString
   /// The function that made the mutation (`#function`).
   public let function: StaticString
   /// The line that made the mutation.
   public let line: UInt
-  let body: @Sendable (inout State) -> Void
+  @usableFromInline let body: @Sendable (inout State) -> Void
+
+  /// The mutation's name; the enclosing function's name unless one was given.
+  ///
+  /// - Complexity: Formed on each read when no name was given (a commit
+  ///   forms it only if a commit middleware asks for the trace).
+  public var name: String { givenName ?? "\(function)" }
 
   /// Creates a mutation.
   ///
@@ -29,6 +35,8 @@ public struct ReducerMutation<State>: Sendable, CustomStringConvertible {
   ///   - function: The defining function.
   ///   - line: The defining line.
   ///   - body: Changes the state in place.
+  /// - Complexity: O(1); the default name is formed only when read.
+  @inlinable
   public init(
     _ name: String? = nil,
     file: StaticString = #fileID,
@@ -36,7 +44,7 @@ public struct ReducerMutation<State>: Sendable, CustomStringConvertible {
     line: UInt = #line,
     _ body: @escaping @Sendable (inout State) -> Void
   ) {
-    self.name = name ?? "\(function)"
+    givenName = name
     self.file = file
     self.function = function
     self.line = line
@@ -52,6 +60,7 @@ public struct ReducerMutation<State>: Sendable, CustomStringConvertible {
   }
 
   /// Where the mutation came from, as the core store's commit records it.
+  @inlinable
   public var trace: CommitTrace {
     CommitTrace(name: name, file: file, function: function, line: line)
   }

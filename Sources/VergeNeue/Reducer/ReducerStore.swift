@@ -23,8 +23,11 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
 
   /// The core store that holds the state.
   public let core: Store<State, Activity>
-  let engine: ReducerEngine<Reducer>
+  @usableFromInline let engine: ReducerEngine<Reducer>
   let access: StoreAccess<State, Activity>
+  /// Whether the core store has commit middlewares, which see each
+  /// mutation's trace; fixed at creation.
+  @usableFromInline let hasCommitMiddlewares: Bool
 
   /// Creates a store.
   ///
@@ -42,6 +45,7 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
   ) {
     let core = Store<State, Activity>(initialState: initialState, middlewares: commitMiddlewares)
     self.core = core
+    hasCommitMiddlewares = !commitMiddlewares.isEmpty
     access = StoreAccess(store: core)
     engine = ReducerEngine(
       reducer: reducer, middlewares: middlewares, taskManager: core.taskManager,
@@ -61,8 +65,25 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
   /// - Parameter mutation: Picks the mutation from the reducer.
   /// - Complexity: The core commit's cost; with middlewares or event
   ///   observers, the previous state is kept as well.
+  @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
-    engine.commit(mutation(engine.reducer), on: access)
+    let mutation = mutation(engine.reducer)
+    guard engine.commitsDirectly && !hasCommitMiddlewares else {
+      commitThroughEngine(mutation)
+      return
+    }
+    // Specialized in the caller's module: straight into the core commit.
+    // Without commit middlewares no one reads the trace, so its name (costly
+    // to form) is left empty.
+    core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
+      ref.modify { mutation.body(&$0) }
+    }
+  }
+
+  /// Commits through the middlewares and event observers.
+  @usableFromInline
+  func commitThroughEngine(_ mutation: ReducerMutation<State>) {
+    engine.commit(mutation, on: access)
   }
 
   /// Runs an action of the reducer and waits for it.
