@@ -5,10 +5,10 @@
 /// Read it through the database (`database.entities`, `database.indexes`)
 /// and change it with `performBatchUpdates`.
 public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: Sendable, Equatable {
-  var tables: [ObjectIdentifier: any AnyEntityTableStorage] = [:]
+  @usableFromInline var tables: [ObjectIdentifier: any AnyEntityTableStorage] = [:]
   var indexes: [String: any AnyIndexStorage] = [:]
   /// Changes whenever a batch changes anything.
-  var version: UInt64 = 0
+  @usableFromInline var version: UInt64 = 0
 
   /// An empty database.
   public init() {}
@@ -36,6 +36,7 @@ public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: S
     return true
   }
 
+  @inlinable
   func table<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables[ObjectIdentifier(type)] else { return .empty }
     return table as! EntityTableStorage<Entity>

@@ -41,6 +41,7 @@ extension DatabaseType {
   public static var middlewares: [DatabaseMiddleware<Self>] { [] }
 
   /// The tables, by schema property: `database.entities.book`.
+  @inlinable
   public var entities: DatabaseEntities<Self> {
     DatabaseEntities(storage: _backingStorage)
   }
@@ -54,11 +55,17 @@ extension DatabaseType {
 /// The tables of a database, read-only; `database.entities.book`.
 @dynamicMemberLookup
 public struct DatabaseEntities<Database: DatabaseType>: Sendable {
-  let storage: Database.BackingStorage
+  @usableFromInline let storage: Database.BackingStorage
+
+  @inlinable
+  init(storage: Database.BackingStorage) {
+    self.storage = storage
+  }
 
   /// The table declared by `keyPath` in the schema.
   ///
   /// - Complexity: O(1).
+  @inlinable
   public subscript<Entity: EntityType>(
     dynamicMember keyPath: KeyPath<Database.Schema, EntityTableKey<Entity>>
   ) -> EntityTable<Entity> {

@@ -9,13 +9,19 @@
 /// Iteration and `all()` follow an unspecified but stable order; use an
 /// `OrderedIDIndex` for an order of your own.
 public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
-  let storage: EntityTableStorage<Entity>
+  @usableFromInline let storage: EntityTableStorage<Entity>
+
+  @inlinable
+  init(storage: EntityTableStorage<Entity>) {
+    self.storage = storage
+  }
 
   /// The entity with `id`.
   ///
   /// - Parameter id: The entity's ID.
   /// - Returns: The entity, or `nil` when there is none.
   /// - Complexity: O(log₃₂ n), effectively O(1).
+  @inlinable
   public func find(by id: Entity.EntityID) -> Entity? {
     storage.entities[id]
   }
@@ -25,6 +31,7 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   /// - Parameter ids: The IDs, for example an `OrderedIDIndex`.
   /// - Returns: The entities found.
   /// - Complexity: O(k log₃₂ n) for k IDs.
+  @inlinable
   public func find<IDs: Sequence<EntityIdentifier<Entity>>>(in ids: IDs) -> [Entity] {
     ids.compactMap { storage.entities[$0] }
   }
@@ -33,6 +40,7 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   ///
   /// - Returns: The entities, in the table's order.
   /// - Complexity: O(n).
+  @inlinable
   public func all() -> [Entity] {
     storage.entities.map(\.value)
   }
@@ -41,14 +49,17 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   ///
   /// - Parameter id: The ID.
   /// - Returns: `true` when present.
+  @inlinable
   public func contains(_ id: Entity.EntityID) -> Bool {
     storage.entities[id] != nil
   }
 
   /// The number of entities.
+  @inlinable
   public var count: Int { storage.entities.count }
 
   /// Whether the table is empty.
+  @inlinable
   public var isEmpty: Bool { storage.entities.count == 0 }
 
   /// Iterates the entities.

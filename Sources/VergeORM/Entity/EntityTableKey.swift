@@ -41,10 +41,11 @@ extension EntityTableKey: AnyEntityTableKey {
 }
 
 /// A string coding key for table and index names.
+@usableFromInline
 struct DatabaseCodingKey: CodingKey {
-  let stringValue: String
-  var intValue: Int? { nil }
+  @usableFromInline let stringValue: String
+  @usableFromInline var intValue: Int? { nil }
   init(_ string: String) { stringValue = string }
-  init?(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
+  @usableFromInline init?(stringValue: String) { self.stringValue = stringValue }
+  @usableFromInline init?(intValue: Int) { nil }
 }

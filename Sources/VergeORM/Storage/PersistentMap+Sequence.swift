@@ -1,21 +1,24 @@
 extension PersistentMap: Sequence {
   /// Iterates the entries in hash order (unspecified but stable for a value).
+  @usableFromInline
   struct Iterator: IteratorProtocol {
-    private var stack: [(node: MapNode<Key, Value>, entry: Int, child: Int)]
+    @usableFromInline var stack: [(node: MapNode<Key, Value>, entry: Int, child: Int)]
 
+    @inlinable
     init(root: MapNode<Key, Value>) {
       stack = [(root, 0, 0)]
     }
 
+    @inlinable
     mutating func next() -> (key: Key, value: Value)? {
       while let top = stack.last {
-        if top.entry < top.node.entries.count {
+        if top.entry < top.node.entryCount {
           stack[stack.count - 1].entry += 1
-          return top.node.entries[top.entry]
+          return top.node.entry(at: top.entry)
         }
-        if top.child < top.node.children.count {
+        if top.child < top.node.childCount {
           stack[stack.count - 1].child += 1
-          stack.append((top.node.children[top.child], 0, 0))
+          stack.append((top.node.child(at: top.child), 0, 0))
           continue
         }
         stack.removeLast()
@@ -24,10 +27,12 @@ extension PersistentMap: Sequence {
     }
   }
 
+  @inlinable
   func makeIterator() -> Iterator {
     Iterator(root: root)
   }
 
+  @inlinable
   var underestimatedCount: Int { count }
 }
 
@@ -39,28 +44,28 @@ extension PersistentMap {
     var counted = 0
     func visit(_ node: MapNode<Key, Value>, shift: UInt64, prefix: UInt64, isRoot: Bool) {
       if shift >= MapNode<Key, Value>.maxShift {
-        if node.entries.count < 2 { problems.append("collision bucket with \(node.entries.count) entries") }
-        counted += node.entries.count
+        if node.entryCount < 2 { problems.append("collision bucket with \(node.entryCount) entries") }
+        counted += node.entryCount
         return
       }
-      if node.dataMap.nonzeroBitCount != node.entries.count { problems.append("dataMap does not match entries") }
-      if node.nodeMap.nonzeroBitCount != node.children.count { problems.append("nodeMap does not match children") }
+      if node.dataMap.nonzeroBitCount != node.entryCount { problems.append("dataMap does not match entries") }
+      if node.nodeMap.nonzeroBitCount != node.childCount { problems.append("nodeMap does not match children") }
       if node.dataMap & node.nodeMap != 0 { problems.append("a slot is both entry and child") }
-      if !isRoot && node.children.isEmpty && node.entries.count < 2 { problems.append("non-canonical child node") }
+      if !isRoot && (node.childCount == 0) && node.entryCount < 2 { problems.append("non-canonical child node") }
       let mask: UInt64 = shift == 0 ? 0 : (1 << shift) - 1
       var entryIndex = 0
       var childIndex = 0
       for slot in 0..<32 {
         let bit = UInt32(1) << UInt32(slot)
         if node.dataMap & bit != 0 {
-          let hash = PersistentMap.hash(node.entries[entryIndex].key)
+          let hash = PersistentMap.hash(node.key(at: entryIndex))
           if hash & mask != prefix || (hash >> shift) & 31 != UInt64(slot) {
             problems.append("entry stored under the wrong hash slot")
           }
           entryIndex += 1
           counted += 1
-        } else if node.nodeMap & bit != 0, childIndex < node.children.count {
-          visit(node.children[childIndex], shift: shift + 5, prefix: prefix | (UInt64(slot) << shift), isRoot: false)
+        } else if node.nodeMap & bit != 0, childIndex < node.childCount {
+          visit(node.child(at: childIndex), shift: shift + 5, prefix: prefix | (UInt64(slot) << shift), isRoot: false)
           childIndex += 1
         }
       }
