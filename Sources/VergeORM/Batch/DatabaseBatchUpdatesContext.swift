@@ -13,12 +13,13 @@
 /// it; it works on a draft that replaces the database only when the batch
 /// succeeds.
 public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
-  var tables: [ObjectIdentifier: any AnyEntityTableStorage]
+  @usableFromInline var tables: [ObjectIdentifier: any AnyEntityTableStorage]
   var draftIndexes: [String: any AnyIndexStorage]
   /// Per touched table: whether each touched ID existed before the batch.
-  var touches: [ObjectIdentifier: any AnyTableTouches] = [:]
+  @usableFromInline var touches: [ObjectIdentifier: any AnyTableTouches] = [:]
   var touchedIndexes: Set<String> = []
 
+  @usableFromInline
   init(storage: Database.BackingStorage) {
     tables = storage.tables
     draftIndexes = storage.indexes
@@ -38,6 +39,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 
   // MARK: Tables
 
+  @inlinable
   func read<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables[ObjectIdentifier(type)] else { return .empty }
     return table as! EntityTableStorage<Entity>
@@ -45,6 +47,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 
   /// Takes the table out of the dictionary so the draft is its only owner
   /// while `body` writes to it.
+  @inlinable
   func write<Entity: EntityType, Result>(
     _ type: Entity.Type, _ body: (inout EntityTableStorage<Entity>, inout TableTouches<Entity>) -> Result
   ) -> Result {
@@ -58,12 +61,14 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
     return body(&table, &touched)
   }
 
-  private func takeTable<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
+  @inlinable
+  func takeTable<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables.removeValue(forKey: ObjectIdentifier(type)) else { return .empty }
     return table as! EntityTableStorage<Entity>
   }
 
-  private func takeTouches<Entity: EntityType>(_ type: Entity.Type) -> TableTouches<Entity> {
+  @inlinable
+  func takeTouches<Entity: EntityType>(_ type: Entity.Type) -> TableTouches<Entity> {
     guard let touched = touches.removeValue(forKey: ObjectIdentifier(type)) else { return TableTouches() }
     return touched as! TableTouches<Entity>
   }
@@ -110,6 +115,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 
   /// Runs the middlewares, drops groups of deleted group entities and
   /// stamps new versions; returns the storage to assign and the changes.
+  @usableFromInline
   func finish(from storage: Database.BackingStorage) -> (Database.BackingStorage, DatabaseChanges<Database>) {
     for middleware in Database.middlewares {
       middleware.run(self)
@@ -131,13 +137,19 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 }
 
 /// The touched IDs of one table and whether each existed before the batch.
+@usableFromInline
 struct TableTouches<Entity: EntityType>: AnyTableTouches {
-  var existedBefore: [Entity.EntityID: Bool] = [:]
+  @usableFromInline var existedBefore: [Entity.EntityID: Bool] = [:]
 
+  @inlinable
+  init() {}
+
+  @inlinable
   mutating func note(_ id: Entity.EntityID, existed: Bool) {
     if existedBefore[id] == nil { existedBefore[id] = existed }
   }
 
+  @usableFromInline
   func changes<Database>(in context: DatabaseBatchUpdatesContext<Database>) -> any AnyTableChanges {
     let table = context.read(Entity.self)
     var changes = TableChanges<Entity>()
@@ -152,6 +164,7 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
     return changes
   }
 
+  @usableFromInline
   func stamp(_ table: any AnyEntityTableStorage) -> any AnyEntityTableStorage {
     var table = table as! EntityTableStorage<Entity>
     table.previousVersion = table.version
@@ -161,6 +174,7 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
   }
 }
 
+@usableFromInline
 protocol AnyTableTouches {
   func changes<Database>(in context: DatabaseBatchUpdatesContext<Database>) -> any AnyTableChanges
   func stamp(_ table: any AnyEntityTableStorage) -> any AnyEntityTableStorage

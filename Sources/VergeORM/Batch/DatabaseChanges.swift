@@ -34,12 +34,14 @@ public struct TableChanges<Entity: EntityType>: Sendable, Equatable {
   public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
+@usableFromInline
 protocol AnyTableChanges: Sendable {
   var isEmpty: Bool { get }
   func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>)
 }
 
 extension TableChanges: AnyTableChanges {
+  @usableFromInline
   func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
     guard !deleted.isEmpty else { return }
     let type = ObjectIdentifier(Entity.self)
@@ -57,6 +59,12 @@ extension TableChanges: AnyTableChanges {
 /// The result of `performBatchUpdates`: what the closure returned and what
 /// the batch changed.
 public struct BatchUpdateResult<Database: DatabaseType, Output> {
+  @usableFromInline
+  init(output: Output, changes: DatabaseChanges<Database>) {
+    self.output = output
+    self.changes = changes
+  }
+
   /// What the batch closure returned.
   public let output: Output
   /// What the batch inserted, updated and deleted, per table.

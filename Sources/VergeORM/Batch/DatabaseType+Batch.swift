@@ -23,6 +23,7 @@ extension DatabaseType {
   /// - Throws: What `body` threw.
   /// - Complexity: O(k log₃₂ N) for k entities written in tables of N, also
   ///   while earlier copies of the database are held elsewhere.
+  @inlinable
   @discardableResult
   public mutating func performBatchUpdates<Output, Failure: Error>(
     _ body: (DatabaseBatchUpdatesContext<Self>) throws(Failure) -> Output
@@ -31,13 +32,22 @@ extension DatabaseType {
     let output = try body(context)
     let (storage, changes) = context.finish(from: _backingStorage)
     _backingStorage = storage
+    checkInvariantsAfterBatchIfEnabled()
+    return BatchUpdateResult(output: output, changes: changes)
+  }
+}
+
+extension DatabaseType {
+  /// In debug builds of this module, checks every invariant when tests
+  /// turned the check on, and traps on a violation.
+  @usableFromInline
+  func checkInvariantsAfterBatchIfEnabled() {
     #if DEBUG
       if databaseInvariantChecksEnabled.load(ordering: .relaxed) {
         let problems = invariantViolations()
         precondition(problems.isEmpty, "VergeORM invariants broken after a batch: \(problems)")
       }
     #endif
-    return BatchUpdateResult(output: output, changes: changes)
   }
 }
 

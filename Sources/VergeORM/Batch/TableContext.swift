@@ -1,9 +1,15 @@
 /// The tables of a batch, by schema property: `context.entities.book`.
 @dynamicMemberLookup
 public struct BatchEntities<Database: DatabaseType> {
-  let context: DatabaseBatchUpdatesContext<Database>
+  @usableFromInline let context: DatabaseBatchUpdatesContext<Database>
+
+  @inlinable
+  init(context: DatabaseBatchUpdatesContext<Database>) {
+    self.context = context
+  }
 
   /// The table declared by `keyPath` in the schema, writable.
+  @inlinable
   public subscript<Entity: EntityType>(
     dynamicMember keyPath: KeyPath<Database.Schema, EntityTableKey<Entity>>
   ) -> TableContext<Database, Entity> {
@@ -13,7 +19,12 @@ public struct BatchEntities<Database: DatabaseType> {
 
 /// One table inside a batch: writes, and reads that see the batch's writes.
 public struct TableContext<Database: DatabaseType, Entity: EntityType> {
-  let context: DatabaseBatchUpdatesContext<Database>
+  @usableFromInline let context: DatabaseBatchUpdatesContext<Database>
+
+  @inlinable
+  init(context: DatabaseBatchUpdatesContext<Database>) {
+    self.context = context
+  }
 
   // MARK: Writing
 
@@ -22,6 +33,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   /// - Parameter entity: The entity.
   /// - Returns: The entity inserted.
   /// - Complexity: O(log₃₂ n).
+  @inlinable
   @discardableResult
   public func insert(_ entity: Entity) -> Entity {
     context.write(Entity.self) { table, touches in
@@ -37,6 +49,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   /// - Parameter entities: The entities.
   /// - Returns: The entities inserted, in order.
   /// - Complexity: O(k log₃₂ n) for k entities.
+  @inlinable
   @discardableResult
   public func insert<Entities: Sequence<Entity>>(_ entities: Entities) -> [Entity] {
     let entities = Array(entities)
@@ -63,6 +76,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///   `DatabaseError.entityIDChanged` when `body` changed the ID; the table
   ///   is then unchanged.
   /// - Complexity: O(log₃₂ n).
+  @inlinable
   @discardableResult
   public func update(_ id: Entity.EntityID, _ body: (inout Entity) -> Void) throws(DatabaseError) -> Entity {
     guard var entity = context.read(Entity.self).entities[id] else {
@@ -131,6 +145,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///
   /// - Parameter id: The ID.
   /// - Returns: The entity, or `nil`.
+  @inlinable
   public func find(by id: Entity.EntityID) -> Entity? {
     context.read(Entity.self).entities[id]
   }
@@ -158,6 +173,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///
   /// - Parameter id: The ID.
   /// - Returns: `true` when present.
+  @inlinable
   public func contains(_ id: Entity.EntityID) -> Bool {
     context.read(Entity.self).entities[id] != nil
   }

@@ -151,10 +151,13 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   @inlinable
   static var maxShift: UInt64 { 64 }
 
-  @inlinable var dataMap: UInt32 { header.dataMap }
-  @inlinable var nodeMap: UInt32 { header.nodeMap }
-  @inlinable var entryCount: Int { Int(header.entryCount) }
-  @inlinable var childCount: Int { Int(header.childCount) }
+  /// The header, read through its pointer (no dynamic exclusivity check).
+  @inlinable var fields: MapNodeHeader { withUnsafeMutablePointerToHeader { $0.pointee } }
+
+  @inlinable var dataMap: UInt32 { fields.dataMap }
+  @inlinable var nodeMap: UInt32 { fields.nodeMap }
+  @inlinable var entryCount: Int { Int(fields.entryCount) }
+  @inlinable var childCount: Int { Int(fields.childCount) }
 
   @inlinable
   func entry(at index: Int) -> Entry {
@@ -223,7 +226,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
         return node.collisionIndex(of: key).map { node.entry(at: $0).value }
       }
       let bit = Self.bit(hash, shift)
-      let header = node.header
+      let header = node.fields
       if header.dataMap & bit != 0 {
         let entry = node.entry(at: Self.position(header.dataMap, bit))
         return entry.key == key ? entry.value : nil
@@ -338,7 +341,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
       return nil
     }
     let bit = Self.bit(hash, shift)
-    let header = node.header
+    let header = node.fields
     if header.dataMap & bit != 0 {
       let index = position(header.dataMap, bit)
       let existing = node.entry(at: index)
@@ -393,7 +396,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
       return old
     }
     let bit = Self.bit(hash, shift)
-    let header = node.header
+    let header = node.fields
     if header.dataMap & bit != 0 {
       let index = position(header.dataMap, bit)
       let entry = node.entry(at: index)
@@ -419,8 +422,8 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   @inlinable
   func structurallyEquals(_ other: MapNode, shift: UInt64) -> Bool where Value: Equatable {
     if self === other { return true }
-    let header = self.header
-    let otherHeader = other.header
+    let header = self.fields
+    let otherHeader = other.fields
     guard header.dataMap == otherHeader.dataMap, header.nodeMap == otherHeader.nodeMap,
       header.entryCount == otherHeader.entryCount, header.childCount == otherHeader.childCount
     else { return false }
