@@ -14,6 +14,7 @@ extension Store {
   /// - Complexity: Per commit, O(1) when the entity's table was not touched
   ///   or the batch that touched it did not touch this entity; otherwise one
   ///   O(log₃₂ n) lookup and one comparison.
+  @inlinable
   public func derivedEntity<Database: DatabaseType, Entity: EntityType>(
     _ id: Entity.EntityID,
     in database: KeyPath<State, Database> & Sendable
@@ -95,17 +96,20 @@ extension DatabaseType {
 
 /// Follows one entity across database versions, reading it only when the
 /// last batch may have changed it.
+@usableFromInline
 struct EntityTracker<Entity: EntityType> {
-  let id: Entity.EntityID
-  private var databaseVersion: UInt64?
-  private var tableVersion: UInt64?
+  @usableFromInline let id: Entity.EntityID
+  @usableFromInline var databaseVersion: UInt64?
+  @usableFromInline var tableVersion: UInt64?
 
+  @inlinable
   init(id: Entity.EntityID) {
     self.id = id
   }
 
   /// `nil` when the entity cannot have changed since the last call;
   /// otherwise the entity as stored now (`.some(nil)` when missing).
+  @inlinable
   mutating func lookUp<Schema, Indexes>(in storage: DatabaseStorage<Schema, Indexes>) -> Entity??
   {
     if let databaseVersion, databaseVersion == storage.version { return .none }
