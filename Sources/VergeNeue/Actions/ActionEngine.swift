@@ -46,6 +46,14 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// when the type does not fit (nothing is delivered then).
   let activitySink: @Sendable (any Sendable) -> String?
   let chain: MiddlewareChain<Action, State>
+  /// The middlewares, for the specialized pipeline `ActionStore` forms.
+  @usableFromInline let middlewares: [Middleware<Feature.Action, Feature.State>]
+  /// That pipeline, formed on the first send that uses it; touched only by
+  /// the thread holding `draining`.
+  @usableFromInline let driverSlot = DrainerSlot<ChainDriver<Feature.Action, Feature.State>>()
+  /// A run no step outlived, kept for the next dispatch; touched only by
+  /// the thread holding `draining`.
+  @usableFromInline let spareRun = DrainerSlot<ChainRun<Feature.Action, Feature.State>>()
   /// Whether the store has middlewares; fixed at creation.
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()
@@ -68,10 +76,12 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     self.source = source
     self.activitySink = activitySink
     self.chain = MiddlewareChain(middlewares: middlewares)
+    self.middlewares = middlewares
     hasMiddlewares = !middlewares.isEmpty
   }
 
   deinit {
+    driverSlot.value?.isStoreAlive.store(false, ordering: .releasing)
     for running in effects.withLock({ Array($0.running.values) }) {
       running.task.cancel()
     }
@@ -83,6 +93,23 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// middleware and no observer needs to see it.
   @inlinable
   var reducesDirectly: Bool { !hasMiddlewares && observers.isEmpty && lifecycle.isEmpty }
+
+  /// Whether an action can go through the specialized pipeline: no
+  /// observer needs to see it.
+  @inlinable
+  var isUnobserved: Bool { observers.isEmpty && lifecycle.isEmpty }
+
+  /// A middleware's `dispatch` on the specialized pipeline.
+  @usableFromInline
+  func sendFromMiddleware(_ action: Feature.Action) {
+    _ = send(action, cause: .middleware)
+  }
+
+  /// Starts the effects of an action the specialized pipeline reduced.
+  @usableFromInline
+  func startEffects(_ effect: Effect<Feature.Action>, origin: Feature.Action) -> [Task<Void, Never>] {
+    start(effect, origin: origin)
+  }
 
   /// Tries to become the reducing thread with nothing queued before it; on
   /// success the caller reduces in place and then calls `endDirect()`.

@@ -25,7 +25,7 @@
 public struct Middleware<Message: Sendable, State: Sendable>: Sendable {
   /// A name for diagnostics.
   public let name: String
-  let handle: @Sendable (MiddlewareStep<Message, State>) -> Void
+  @usableFromInline let handle: @Sendable (MiddlewareStep<Message, State>) -> Void
 
   /// Creates a middleware.
   ///
@@ -46,8 +46,54 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   public let message: Message
   /// The state when the message reached this middleware.
   public let stateBefore: State
-  let forward: @Sendable (Message) -> State?
-  let restart: @Sendable (Message) -> Void
+  /// How to pass a message on, for a step the generic pipeline made.
+  @usableFromInline let forward: (@Sendable (Message) -> State?)?
+  /// How to send a message from the top, for a step the generic pipeline made.
+  @usableFromInline let restart: (@Sendable (Message) -> Void)?
+  /// The dispatch this step belongs to, when an enum-action store's
+  /// specialized pipeline made the step; then `forward` and `restart` are
+  /// `nil`.
+  @usableFromInline let run: ChainRun<Message, State>?
+  /// This middleware's position, for `run`.
+  @usableFromInline let index: Int
+
+  /// A step of the generic pipeline.
+  init(
+    message: Message, stateBefore: State,
+    forward: @escaping @Sendable (Message) -> State?,
+    restart: @escaping @Sendable (Message) -> Void
+  ) {
+    self.message = message
+    self.stateBefore = stateBefore
+    self.forward = forward
+    self.restart = restart
+    run = nil
+    index = 0
+  }
+
+  /// A step of a specialized pipeline: no closure is formed per step.
+  @inlinable
+  init(message: Message, stateBefore: State, index: Int, run: ChainRun<Message, State>) {
+    self.message = message
+    self.stateBefore = stateBefore
+    forward = nil
+    restart = nil
+    self.run = run
+    self.index = index
+  }
+
+  @inlinable
+  func pass(_ message: Message) -> State? {
+    if let run {
+      return run.driver.forward(message, index &+ 1, run)
+    }
+    return passGenerically(message)
+  }
+
+  @usableFromInline
+  func passGenerically(_ message: Message) -> State? {
+    forward?(message)
+  }
 
   /// Passes `message` (the original or a replacement) to the rest of the
   /// pipeline and, at its end, to the reducer.
@@ -57,18 +103,18 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   /// - Parameter message: The message to pass on.
   /// - Returns: The state after the rest of the pipeline handled it, or
   ///   `nil` when the store is gone.
-  @discardableResult
+  @inlinable @discardableResult
   public func next(_ message: Message) -> State? {
-    forward(message)
+    pass(message)
   }
 
   /// Passes the message unchanged; see `next(_:)`.
   ///
   /// - Returns: The state after the rest of the pipeline handled it, or
   ///   `nil` when the store is gone.
-  @discardableResult
+  @inlinable @discardableResult
   public func next() -> State? {
-    forward(message)
+    pass(message)
   }
 
   /// Sends another message through the whole pipeline, from the first
@@ -76,7 +122,11 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   ///
   /// - Parameter message: The message to send.
   public func dispatch(_ message: Message) {
-    restart(message)
+    if let run {
+      run.driver.restart(message)
+    } else {
+      restart?(message)
+    }
   }
 }
 

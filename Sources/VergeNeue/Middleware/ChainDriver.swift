@@ -1,0 +1,109 @@
+@_spi(Internal) import Verge
+import Synchronization
+
+/// An enum-action store's middleware pipeline, compiled in the module that
+/// uses the store: its closures are formed by `ActionStore`'s inlinable code,
+/// so they are specialized for the concrete action and state types.
+///
+/// A step of this pipeline carries the driver, its position and the
+/// dispatch's `ChainRun`, so passing a message on forms no closure and
+/// allocates nothing.
+@usableFromInline
+final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
+  /// Runs `message` from middleware `index` on (the reducer past the last
+  /// one); returns the state after, or `nil` when the store is gone.
+  @usableFromInline let forward: @Sendable (Message, Int, ChainRun<Message, State>) -> State?
+  /// Sends a message from the top of the pipeline, queued behind the
+  /// current one (a middleware's `dispatch`).
+  @usableFromInline let restart: @Sendable (Message) -> Void
+  /// Cleared when the store goes away: a step kept past that reduces
+  /// nothing. A flag rather than a weak reference: loading a weak
+  /// reference on every dispatch costs more than the rest of it.
+  @usableFromInline let isStoreAlive = Atomic<Bool>(true)
+
+  @inlinable
+  init(
+    forward: @escaping @Sendable (Message, Int, ChainRun<Message, State>) -> State?,
+    restart: @escaping @Sendable (Message) -> Void
+  ) {
+    self.forward = forward
+    self.restart = restart
+  }
+}
+
+/// One dispatch through a specialized pipeline: where its effects are
+/// recorded.
+///
+/// A run that no step outlived is reused for the next dispatch. A run that
+/// a middleware kept (to delay or drop the message) gets a ticket, which it
+/// resolves when the last step holding it is gone, like `TicketResolver`.
+@usableFromInline
+final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
+  /// The pipeline the run goes through.
+  @usableFromInline let driver: ChainDriver<Message, State>
+
+  private struct Record {
+    var tasks: [Task<Void, Never>] = []
+    var ticket: Ticket?
+  }
+
+  private let state = SharedLock(Record())
+  /// Whether `add` recorded anything since the run was last finished.
+  @usableFromInline let recorded = Atomic<Bool>(false)
+
+  @usableFromInline
+  init(driver: ChainDriver<Message, State>) {
+    self.driver = driver
+  }
+
+  deinit {
+    let ticket = state.withLock { $0.ticket }
+    ticket?.resolve()
+  }
+
+  /// Records the effect tasks a reduction of this dispatch started.
+  @usableFromInline
+  func add(_ tasks: [Task<Void, Never>]) {
+    guard !tasks.isEmpty else { return }
+    recorded.store(true, ordering: .relaxed)
+    let ticket = state.withLock { state -> Ticket? in
+      if state.ticket == nil { state.tasks += tasks }
+      return state.ticket
+    }
+    ticket?.add(tasks)
+  }
+
+  /// The handle of a dispatch no step outlived; readies the run for reuse.
+  @inlinable
+  func finishInPlace() -> StoreTask {
+    recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(ticket: nil)
+  }
+
+  @usableFromInline
+  func finishRecorded() -> StoreTask {
+    recorded.store(false, ordering: .relaxed)
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      defer { state.tasks = [] }
+      return state.tasks
+    }
+    guard !tasks.isEmpty else { return StoreTask(ticket: nil) }
+    let ticket = Ticket()
+    ticket.add(tasks)
+    ticket.resolve()
+    return StoreTask(ticket: ticket)
+  }
+
+  /// The handle of a dispatch a middleware kept a step of: resolved when
+  /// the run goes away.
+  @usableFromInline
+  func escape() -> StoreTask {
+    let ticket = Ticket()
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      state.ticket = ticket
+      defer { state.tasks = [] }
+      return state.tasks
+    }
+    ticket.add(tasks)
+    return StoreTask(ticket: ticket)
+  }
+}
