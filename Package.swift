@@ -26,13 +26,21 @@ let package = Package(
     .executableTarget(
       name: "comments", dependencies: ["Verge", "VergeNeue", "VergeORM"],
       path: "Examples/comments", exclude: ["README.md"], swiftSettings: strict),
-    .testTarget(name: "VergeTests", dependencies: ["Verge"], swiftSettings: strict),
-    .testTarget(name: "VergeNeueTests", dependencies: ["VergeNeue"], swiftSettings: strict),
-    .testTarget(name: "VergeORMTests", dependencies: ["VergeORM"], swiftSettings: strict),
+    // Helpers shared by the test targets (a gate, a seeded generator); in no product.
+    .target(
+      name: "VergeTestSupport", dependencies: ["Verge"], path: "Tests/VergeTestSupport",
+      swiftSettings: strict),
+    .testTarget(name: "VergeTests", dependencies: ["Verge", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue"], swiftSettings: strict),
+      name: "VergeNeueTests", dependencies: ["VergeNeue", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "ExamplesTests", dependencies: ["counter", "comments", "VergeTesting", "VergeNeue", "VergeORM"],
+      name: "VergeORMTests", dependencies: ["VergeORM", "VergeTestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue", "VergeTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "ExamplesTests",
+      dependencies: ["counter", "comments", "VergeTesting", "VergeNeue", "VergeORM", "VergeTestSupport"],
       swiftSettings: strict),
   ]
 )

@@ -1,3 +1,4 @@
+import VergeTestSupport
 import XCTest
 import VergeNeue
 import VergeORM

@@ -1,4 +1,5 @@
 import VergeNeue
+import VergeTestSupport
 import XCTest
 
 /// Effects that fail, or run until cancelled.

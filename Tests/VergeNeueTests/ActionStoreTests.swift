@@ -1,5 +1,6 @@
 import Synchronization
 import VergeNeue
+import VergeTestSupport
 import XCTest
 
 struct CounterFeature: ActionReducer {

@@ -1,4 +1,5 @@
 import VergeNeue
+import VergeTestSupport
 import XCTest
 
 enum Notice: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import VergeNeue
+import VergeTestSupport
 import XCTest
 
 /// The enum-action store's specialized pipeline: steps that middlewares keep

@@ -1,3 +1,4 @@
+import VergeTestSupport
 import XCTest
 
 @testable import VergeNeue

@@ -1,4 +1,5 @@
 @_spi(Testing) @testable import VergeORM
+import VergeTestSupport
 import XCTest
 
 /// Random batches applied to the database and to a naive reference made of

@@ -1,4 +1,5 @@
 @testable import VergeORM
+import VergeTestSupport
 import XCTest
 
 final class PersistentMapTests: XCTestCase {

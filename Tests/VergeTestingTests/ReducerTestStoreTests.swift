@@ -1,4 +1,5 @@
 import VergeTesting
+import VergeTestSupport
 import XCTest
 
 struct Album: Equatable, Sendable {

@@ -1,5 +1,6 @@
 @_spi(Internal) import Verge
 import VergeTesting
+import VergeTestSupport
 import XCTest
 
 /// Captures the failures a test store reports, so tests check their text.
@@ -19,36 +20,6 @@ final class FailureLog: Sendable {
 
   var all: [Failure] { failures.withLock { $0 } }
   var messages: [String] { all.map(\.message) }
-}
-
-/// A one-shot gate: `wait()` suspends until `open()` is called.
-final class Gate: Sendable {
-  private struct State {
-    var open = false
-    var waiters: [CheckedContinuation<Void, Never>] = []
-  }
-
-  private let state = SharedLock(State())
-
-  func open() {
-    let waiters = state.withLock { state in
-      state.open = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let ready = state.withLock { state -> Bool in
-        if state.open { return true }
-        state.waiters.append(continuation)
-        return false
-      }
-      if ready { continuation.resume() }
-    }
-  }
 }
 
 struct StubError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import VergeTesting
+import VergeTestSupport
 import XCTest
 
 /// Passing uses of the enum-action `TestStore`; every test also proves that

@@ -1,4 +1,5 @@
 import Verge
+import VergeTestSupport
 import XCTest
 
 final class AsyncSequenceTests: XCTestCase {

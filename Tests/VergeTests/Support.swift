@@ -19,41 +19,6 @@ final class Recorder<Value: Sendable>: Sendable {
   }
 }
 
-/// A one-shot signal that async code can wait on: no sleeps, no polling.
-final class Gate: Sendable {
-  private enum State {
-    case closed([CheckedContinuation<Void, Never>])
-    case open
-  }
-
-  private let state = SharedLock(State.closed([]))
-
-  func open() {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      defer { state = .open }
-      if case .closed(let waiters) = state { return waiters }
-      return []
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func wait() async {
-    await withCheckedContinuation { continuation in
-      let resumeNow = state.withLock { state -> Bool in
-        switch state {
-        case .open:
-          return true
-        case .closed(var waiters):
-          waiters.append(continuation)
-          state = .closed(waiters)
-          return false
-        }
-      }
-      if resumeNow { continuation.resume() }
-    }
-  }
-}
-
 /// A copy-on-write buffer that counts how often its storage is copied, so
 /// tests can prove that a commit mutated in place.
 struct CopyCountingBuffer: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import Synchronization
 import Verge
+import VergeTestSupport
 import XCTest
 
 final class TaskManagerTests: XCTestCase {
