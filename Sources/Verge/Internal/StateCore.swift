@@ -391,14 +391,11 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   private func count(_ subscriber: Subscriber, in storage: inout Storage, by delta: Int) {
-    switch subscriber.receiver {
-    case .changes:
-      storage.changeSubscribers += delta
-      storage.valueSubscribers += delta
-    case .values, .sequencedValues:
-      storage.valueSubscribers += delta
-    case .activity:
+    if subscriber.activityReceiver != nil {
       storage.activitySubscribers += delta
+    } else {
+      storage.valueSubscribers += delta
+      if subscriber.changesReceiver != nil { storage.changeSubscribers += delta }
     }
     hasValueSubscribers.store(storage.valueSubscribers > 0, ordering: .relaxed)
   }
@@ -457,16 +454,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     case .change(let sequence, let previous, let current):
       deliverChange(sequence, previous, current, to: subscribers)
     case .first(let subscriber, let value):
-      switch subscriber.receiver {
-      case .changes(let receive):
-        subscriber.perform(receive, Changes(previous: nil, current: value))
-      case .values(let receive):
-        subscriber.perform(receive, value)
-      case .sequencedValues(let receive):
-        if !subscriber.isCancelled { receive(subscriber.startSequence, value) }
-      case .activity:
-        break
-      }
+      subscriber.receive(
+        subscriber.startSequence, Changes(previous: nil, current: value), value)
     case .activity(let sequence, let activity):
       Self.forEach(in: subscribers) { subscriber in
         if subscriber.startSequence < sequence, let receive = subscriber.activityReceiver {
@@ -483,23 +472,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   ) {
     let changes = Changes(previous: previous, current: current)
     Self.forEach(in: subscribers) { subscriber in
-      guard subscriber.startSequence < sequence else { return }
-      if subscriber.changesReceiver != nil {
-        if subscriber.isSynchronous {
-          // Called through the optional in place: binding it would copy
-          // (retain) the closure for every subscriber.
-          if !subscriber.isCancelled { subscriber.changesReceiver?(changes) }
-        } else if let receive = subscriber.changesReceiver {
-          subscriber.perform(receive, changes)
-        }
-      } else if subscriber.sequencedReceiver != nil {
-        if !subscriber.isCancelled { subscriber.sequencedReceiver?(sequence, current) }
-      } else if subscriber.valuesReceiver != nil {
-        if subscriber.isSynchronous {
-          if !subscriber.isCancelled { subscriber.valuesReceiver?(current) }
-        } else if let receive = subscriber.valuesReceiver {
-          subscriber.perform(receive, current)
-        }
+      if subscriber.startSequence < sequence {
+        subscriber.receive(sequence, changes, current)
       }
     }
   }
@@ -532,10 +506,9 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     case activity(@Sendable (Activity) -> Void)
   }
 
-  @usableFromInline let receiver: Receiver
-  // The receiver again, one stored property per kind: the delivery loop
-  // reads these from a subscriber it holds unretained, which lets it call
-  // the closure without copying it out of an enum payload.
+  // The receiver, one stored property per kind: the delivery loop reads
+  // these from a subscriber it holds unretained, which lets it call the
+  // closure without copying it out of an enum payload. Exactly one is set.
   @usableFromInline let changesReceiver: (@Sendable (Changes<Value>) -> Void)?
   @usableFromInline let valuesReceiver: (@Sendable (Value) -> Void)?
   @usableFromInline let sequencedReceiver: (@Sendable (UInt64, Value) -> Void)?
@@ -551,7 +524,6 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     _ receiver: Receiver, queue: DeliveryQueue, startSequence: UInt64,
     onTerminate: (@Sendable () -> Void)?
   ) {
-    self.receiver = receiver
     var changes: (@Sendable (Changes<Value>) -> Void)?
     var values: (@Sendable (Value) -> Void)?
     var sequenced: (@Sendable (UInt64, Value) -> Void)?
@@ -572,9 +544,28 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     self.onTerminate = onTerminate
   }
 
-  var receivesActivities: Bool {
-    if case .activity = receiver { return true }
-    return false
+  var receivesActivities: Bool { activityReceiver != nil }
+
+  /// Hands a state change to whichever receiver this subscriber has.
+  @inlinable @inline(__always)
+  func receive(_ sequence: UInt64, _ changes: Changes<Value>, _ current: Value) {
+    if changesReceiver != nil {
+      if isSynchronous {
+        // Called through the optional in place: binding it would copy
+        // (retain) the closure for every subscriber.
+        if !isCancelled { changesReceiver?(changes) }
+      } else if let receive = changesReceiver {
+        perform(receive, changes)
+      }
+    } else if sequencedReceiver != nil {
+      if !isCancelled { sequencedReceiver?(sequence, current) }
+    } else if valuesReceiver != nil {
+      if isSynchronous {
+        if !isCancelled { valuesReceiver?(current) }
+      } else if let receive = valuesReceiver {
+        perform(receive, current)
+      }
+    }
   }
 
   @inlinable
