@@ -113,7 +113,7 @@ final class CounterFeatureTests: XCTestCase {
 }
 
 /// The counter's method reducer (`CounterReducer`), asserted through
-/// `ReducerTestStore`: each committed mutation by name, with its exact state
+/// `TestStore`: each committed mutation by name, with its exact state
 /// change, and nothing committed after a cancelled delay.
 final class CounterReducerTests: XCTestCase {
   func testMutationsAreNamedAfterTheirMethods() {
@@ -124,7 +124,7 @@ final class CounterReducerTests: XCTestCase {
   }
 
   func testCommitsChangeTheCountByOne() async {
-    let store = ReducerTestStore(initialState: Counter(), reducer: CounterReducer(delay: {}))
+    let store = TestStore(initialState: Counter(), reducer: CounterReducer(delay: {}))
     store.commit({ $0.increment() }) { $0.count = 1 }
     store.commit({ $0.increment() }) { $0.count = 2 }
     store.commit({ $0.decrement() }) { $0.count = 1 }
@@ -135,7 +135,7 @@ final class CounterReducerTests: XCTestCase {
 
   func testIncrementLaterCommitsIncrementOnceTheDelayEnds() async throws {
     let gate = DelayGate()
-    let store = ReducerTestStore(initialState: Counter(count: 7), reducer: CounterReducer(delay: gate.delay))
+    let store = TestStore(initialState: Counter(count: 7), reducer: CounterReducer(delay: gate.delay))
     let later = store.dispatch { $0.incrementLater() }
     XCTAssertEqual(store.state, Counter(count: 7))
     gate.open()
@@ -147,7 +147,7 @@ final class CounterReducerTests: XCTestCase {
   func testIncrementLaterWaitsExactlyTheInjectedDelayOnATestClock() async throws {
     let clock = TestClock()
     let reducer = CounterReducer(delay: { try await clock.sleep(for: .seconds(2)) })
-    let store = ReducerTestStore(initialState: Counter(), reducer: reducer)
+    let store = TestStore(initialState: Counter(), reducer: reducer)
     let later = store.dispatch { $0.incrementLater() }
     let asleep = await clock.waitForSleepers()
     XCTAssertTrue(asleep)
@@ -162,7 +162,7 @@ final class CounterReducerTests: XCTestCase {
 
   func testCancelledIncrementLaterCommitsNothing() async {
     let gate = DelayGate()
-    let store = ReducerTestStore(initialState: Counter(), reducer: CounterReducer(delay: gate.delay))
+    let store = TestStore(initialState: Counter(), reducer: CounterReducer(delay: gate.delay))
     let later = store.dispatch { $0.incrementLater() }
     later.cancel()
     gate.open()  // too late: the cancelled delay already ended with CancellationError
@@ -179,7 +179,7 @@ final class CounterReducerTests: XCTestCase {
   func testCancelledWhileAsleepOnATestClockCommitsNothing() async {
     let clock = TestClock()
     let reducer = CounterReducer(delay: { try await clock.sleep(for: .seconds(2)) })
-    let store = ReducerTestStore(initialState: Counter(), reducer: reducer)
+    let store = TestStore(initialState: Counter(), reducer: reducer)
     let later = store.dispatch { $0.incrementLater() }
     let asleep = await clock.waitForSleepers()
     XCTAssertTrue(asleep)
@@ -197,7 +197,7 @@ final class CounterReducerTests: XCTestCase {
 
   func testAWrongMutationNameIsReported() async {
     let capture = FailureCapture()
-    let store = ReducerTestStore(
+    let store = TestStore(
       initialState: Counter(), reducer: CounterReducer(delay: {}), reporter: capture.reporter)
     store.dispatch { $0.incrementLater() }
     await store.receive("decrement()") { $0.count = -1 }
@@ -207,7 +207,7 @@ final class CounterReducerTests: XCTestCase {
 
   func testAnUnassertedDelayedIncrementIsReportedAtFinish() async throws {
     let capture = FailureCapture()
-    let store = ReducerTestStore(
+    let store = TestStore(
       initialState: Counter(), reducer: CounterReducer(delay: {}), reporter: capture.reporter)
     let later = store.dispatch { $0.incrementLater() }
     try await later.value

@@ -4,7 +4,7 @@ import XCTest
 @testable import comments
 
 /// The comments example's `GalleryReducer`, asserted through
-/// `ReducerTestStore`: every mutation a refresh or a post commits, by name
+/// `TestStore`: every mutation a refresh or a post commits, by name
 /// and with its exact state change, against the simulated API.
 final class GalleryReducerTests: XCTestCase {
   private let you = Author.EntityID("you")
@@ -14,9 +14,9 @@ final class GalleryReducerTests: XCTestCase {
     failurePercent: Int = 0,
     latency: @escaping comments.Latency = {},
     reporter: TestFailureReporter = .xcTest
-  ) -> ReducerTestStore<GalleryReducer> {
+  ) -> TestStore<GalleryReducer> {
     let api = FakePhotoAPI(seed: 1, failurePercent: failurePercent, latency: latency)
-    return ReducerTestStore(
+    return TestStore(
       initialState: initialState, reducer: GalleryReducer(api: api, me: you), reporter: reporter)
   }
 

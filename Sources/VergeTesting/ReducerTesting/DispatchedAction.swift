@@ -1,4 +1,4 @@
-/// A method-reducer action that a `ReducerTestStore` dispatched and runs in
+/// A method-reducer action that a `TestStore` dispatched and runs in
 /// the background, so the test can assert its mutations as they happen.
 ///
 /// ```swift

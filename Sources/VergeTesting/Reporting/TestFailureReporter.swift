@@ -1,6 +1,6 @@
 import XCTest
 
-/// Where a `TestStore` or `ReducerTestStore` sends its failures.
+/// Where a `TestStore` sends its failures.
 ///
 /// The default, ``xcTest``, calls `XCTFail` with the message and the test's
 /// own file and line, so the failure shows up at the assertion that failed.

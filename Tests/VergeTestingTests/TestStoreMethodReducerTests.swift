@@ -44,11 +44,11 @@ final class AlbumReducer: ReducerType {
   }
 }
 
-final class ReducerTestStoreTests: XCTestCase {
+final class TestStoreMethodReducerTests: XCTestCase {
   private func makeStore(api: PhotoAPI = .stub(["a"]), clock: TestClock = TestClock(), log: FailureLog)
-    -> ReducerTestStore<AlbumReducer>
+    -> TestStore<AlbumReducer>
   {
-    ReducerTestStore(
+    TestStore(
       initialState: Album(), reducer: AlbumReducer(api: api, clock: clock), timeout: .milliseconds(500),
       reporter: log.reporter)
   }
@@ -163,8 +163,8 @@ final class ReducerTestStoreTests: XCTestCase {
         .init(
           message: """
             commit(increment()): 2 committed mutation(s) must be asserted with receive, or skipped with skipReceivedMutations(), first:
-              setLoading(_:) (from dispatch(refresh()) at ReducerTestStoreTests.swift:\(dispatchLine))
-              setPhotos(_:) (from dispatch(refresh()) at ReducerTestStoreTests.swift:\(dispatchLine))
+              setLoading(_:) (from dispatch(refresh()) at TestStoreMethodReducerTests.swift:\(dispatchLine))
+              setPhotos(_:) (from dispatch(refresh()) at TestStoreMethodReducerTests.swift:\(dispatchLine))
             """, line: line)
       ])
   }

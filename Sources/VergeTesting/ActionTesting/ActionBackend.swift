@@ -1,0 +1,123 @@
+import VergeNeue
+
+/// The enum-action half of a `TestStore`: the `ActionStore` under test and
+/// the lifecycle observer that attributes every received action and every
+/// running effect to the `send` that started the work.
+///
+/// Attribution follows the store's lifecycle events, so it is exact:
+/// - a reduction caused by `send` belongs to the oldest test `send` not
+///   reduced yet (the store reduces in send order);
+/// - an effect task belongs to the origin of the reduction that started
+///   it (`effectStarted` is emitted during that reduction, right after its
+///   `reduced` event, while no other action can be reduced);
+/// - an action an effect task sent belongs to that task's origin, so work
+///   chained through any number of effects stays with the first send;
+/// - an action an `Effect.send` queued (no task) belongs to the latest
+///   reduction of the action that returned it.
+final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
+  typealias Item = Feature.Action
+  typealias State = Feature.State
+  typealias Extra = ActionBooks<Feature.Action, Feature.State>
+
+  let store: ActionStore<Feature>
+  let ledger = Ledger<Feature.Action, Feature.State, Extra>(Extra())
+  private let lifecycle: EventObservation
+  private let failures: EventObservation
+
+  init(store: ActionStore<Feature>) {
+    self.store = store
+    let ledger = ledger
+    lifecycle = store.observeLifecycle { event in ledger.update { $0.record(event) } }
+    // Only `observeEvents` reports failures that are not an effect's
+    // error (an activity of the wrong type).
+    failures = store.observeEvents { event in
+      guard case .effectFailed(let error) = event else { return }
+      ledger.update { $0.extra.problems.append("An effect failed with an error: \(error)") }
+    }
+  }
+
+  var vocabulary: Vocabulary<Feature.Action> {
+    Vocabulary(
+      unassertedItems: "received action(s)",
+      skipItemsCall: "skipReceivedActions()",
+      nextItem: "received action",
+      nothingRunning: "no action was received, and no effect is running that could send one.",
+      leftoverItems: "action(s) received but not asserted",
+      leftoverOrigin: "sent by effects of",
+      stillRunning: { context, origin in
+        "\(context): an effect started by \(origin) is still running. Receive its actions, or call skipInFlightEffects()."
+      },
+      describe: { Describe.action($0) },
+      describeNext: { Describe.action($0) })
+  }
+
+  var canProduce: Bool { store.effectsInFlight > 0 }
+
+  var isSettled: Bool { store.effectsInFlight == 0 && ledger.isSettled }
+
+  func watchForIdle() {
+    let claimed = ledger.modify { data -> Bool in
+      if data.extra.idleWatcherRunning { return false }
+      data.extra.idleWatcherRunning = true
+      return true
+    }
+    guard claimed else { return }
+    Task { [store, ledger] in
+      await store.waitUntilIdle()
+      ledger.update { $0.extra.idleWatcherRunning = false }
+    }
+  }
+
+  func timeoutMessage(label: String, timeout: Duration) -> String {
+    "\(label): timed out after \(Describe.duration(timeout)); \(store.effectsInFlight) effect(s) still running."
+  }
+
+  func takeProblems() -> [String] {
+    ledger.modify { data in
+      defer { data.extra.problems = [] }
+      return data.extra.problems
+    }
+  }
+
+  func cancelRunningWork(markSkipped: Bool) {
+    if markSkipped {
+      ledger.update { data in
+        for index in data.origins.indices where data.origins[index].pending > 0 {
+          data.origins[index].skipped = true
+        }
+        data.extra.unattributedSkipped = true
+      }
+    }
+    store.cancelAllEffects()
+  }
+
+  func reportUnattributedWork(context: String, reporter: TestFailureReporter, file: StaticString, line: UInt) {
+    let (running, skipped) = ledger.read { ($0.extra.unattributedRunning, $0.extra.unattributedSkipped) }
+    guard running > 0, !skipped, store.effectsInFlight > 0 else { return }
+    reporter.report(
+      "\(context): \(running) effect(s) not started through this test store are still running. Call skipInFlightEffects() to ignore them.",
+      file: file, line: line)
+  }
+
+  func tearDown() {
+    lifecycle.cancel()
+    failures.cancel()
+  }
+
+  /// Records a `send` about to be made.
+  ///
+  /// - Returns: Its origin index.
+  func beginSend(_ label: String, file: StaticString, line: UInt) -> Int {
+    ledger.update { data in
+      data.origins.append(.init(label: label, file: file, line: line))
+      let index = data.origins.count - 1
+      data.extra.awaitingReduction.append(index)
+      return index
+    }
+  }
+
+  /// Removes and returns the reduction of the send `index`, once there.
+  func takeReduction(of index: Int) -> ActionBooks<Feature.Action, Feature.State>.Reduction? {
+    ledger.modify { $0.extra.sendReductions.removeValue(forKey: index) }
+  }
+}

@@ -1,0 +1,112 @@
+import VergeNeue
+
+/// What only the enum-action shape keeps in its ledger: which send each
+/// reduction and each effect task belongs to.
+struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
+  /// A send's own reduction.
+  struct Reduction: Sendable {
+    let before: State
+    let after: State
+  }
+
+  /// A past reduction, for attributing what an `Effect.send` queued.
+  struct Past: Sendable {
+    let action: Action
+    let origin: Int?
+    /// `Describe.action(action)`, formed the first time it is compared.
+    var rendered: String?
+  }
+
+  /// How many past reductions are kept to attribute `Effect.send`
+  /// actions; an `Effect.send` action is reduced by the thread that
+  /// reduced its origin, in the same pass, so its origin is recent.
+  static var pastLimit: Int { 256 }
+
+  /// Sends made whose action has not been reduced yet, oldest first.
+  var awaitingReduction: [Int] = []
+  /// Each send's reduction, by origin index, until its `send` takes it.
+  var sendReductions: [Int: Reduction] = [:]
+  /// The origin of the reduction under way: the effects it starts belong
+  /// to it.
+  var current: Int?
+  /// Every effect task started while observed, with its origin (`nil`:
+  /// no send of the test's). Kept after the task ends: what it sent may be
+  /// reduced later.
+  var runOrigins: [EffectRunID: Int?] = [:]
+  /// The latest reductions, oldest first.
+  var past: [Past] = []
+  /// Effect tasks running that no send of the test's started.
+  var unattributedRunning = 0
+  /// Set by a skip: those effects no longer count.
+  var unattributedSkipped = false
+  /// Failures to report at the next step.
+  var problems: [String] = []
+  /// Whether a task waits for the store to come to rest.
+  var idleWatcherRunning = false
+
+  /// The origin of the latest past reduction of `action`.
+  mutating func originOfLatest(_ action: Action) -> Int? {
+    let target = Describe.action(action)
+    for index in past.indices.reversed() {
+      let rendered = past[index].rendered ?? Describe.action(past[index].action)
+      past[index].rendered = rendered
+      if rendered == target { return past[index].origin }
+    }
+    return nil
+  }
+
+  mutating func remember(_ action: Action, origin: Int?) {
+    if past.count == Self.pastLimit { past.removeFirst(past.count / 2) }
+    past.append(Past(action: action, origin: origin))
+  }
+}
+
+extension Ledger.Data where Extra == ActionBooks<Item, State> {
+  /// Books one lifecycle event of the store under test.
+  mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
+    switch event {
+    case .reduced(let action, let before, let after, let cause):
+      let origin: Int?
+      switch cause {
+      case .send:
+        // Sent to the store directly, bypassing the test store, when no
+        // send of the test's awaits its reduction.
+        guard !extra.awaitingReduction.isEmpty else {
+          origin = nil
+          break
+        }
+        let index = extra.awaitingReduction.removeFirst()
+        origins[index].pending -= 1
+        extra.sendReductions[index] = .init(before: before, after: after)
+        origin = index
+      case .effect(let run?, _):
+        origin = extra.runOrigins[run] ?? nil
+      case .effect(nil, let source):
+        origin = extra.originOfLatest(source)
+      case .middleware:
+        origin = nil
+      }
+      if case .send = cause {} else {
+        received.append(.init(item: action, before: before, after: after, origin: origin))
+      }
+      extra.current = origin
+      extra.remember(action, origin: origin)
+    case .effectStarted(let run, _):
+      let origin = extra.current
+      extra.runOrigins[run] = origin
+      if let origin {
+        origins[origin].pending += 1
+      } else {
+        extra.unattributedRunning += 1
+      }
+    case .effectFinished(let run, _):
+      // Errors arrive through `observeEvents`, which reports every failure.
+      guard let entry = extra.runOrigins[run] else { return }
+      if let origin = entry {
+        origins[origin].pending -= 1
+      } else {
+        extra.unattributedRunning -= 1
+      }
+    }
+  }
+}

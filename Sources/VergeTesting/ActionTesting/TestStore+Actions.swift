@@ -1,0 +1,120 @@
+import VergeNeue
+
+extension TestStore where Reducer: ActionReducer {
+  /// The state type.
+  public typealias State = Reducer.State
+  /// The action type.
+  public typealias Action = Reducer.Action
+
+  /// Creates a test store around a new `ActionStore`, for a feature written
+  /// with enum actions.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Feature.State(), reducer: Feature(clock: clock, api: .stub))
+  /// ```
+  ///
+  /// Dependencies are the reducer's: build it with a test clock and stub
+  /// clients.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the store starts with.
+  ///   - reducer: The reducer, with test dependencies.
+  ///   - exhaustivity: How strictly to check; `.on` by default.
+  ///   - timeout: How long to wait for an action or for effects to end.
+  ///   - reporter: Where failures go; `XCTFail` by default.
+  ///   - file: Where the store is made (failures at release point here).
+  ///   - line: Where the store is made.
+  public convenience init(
+    initialState: Reducer.State,
+    reducer: Reducer,
+    exhaustivity: Exhaustivity = .on,
+    timeout: Duration = .seconds(1),
+    reporter: TestFailureReporter = .xcTest,
+    file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
+    self.init(
+      backend: ActionBackend(store: ActionStore(initialState: initialState, reducer: reducer)),
+      exhaustivity: exhaustivity, timeout: timeout, reporter: reporter, file: file, line: line)
+  }
+
+  /// The enum-action half.
+  var actions: ActionBackend<Reducer> {
+    // Safe by construction: the initializer above is the only one that
+    // makes a test store whose `Reducer` is an `ActionReducer`, and it
+    // stores exactly this backend. (A type that were both an
+    // `ActionReducer` and a `ReducerType` could not be passed to either
+    // initializer: the call would be ambiguous.)
+    guard let actions = backend as? ActionBackend<Reducer> else {
+      preconditionFailure("A TestStore of an ActionReducer holds an ActionBackend.")
+    }
+    return actions
+  }
+
+  /// The store under test. Send through the test store, not through it, so
+  /// that every send is asserted.
+  public var store: ActionStore<Reducer> { actions.store }
+
+  /// The store's current state.
+  public var state: Reducer.State { actions.store.state.current }
+
+  /// The reducer under test, with its dependencies.
+  public var reducer: Reducer { actions.store.reducer }
+
+  /// Sends `action` and asserts the state it produced.
+  ///
+  /// ```swift
+  /// await store.send(.increment) { $0.count = 1 }
+  /// await store.send(.noop)                          // must change nothing
+  /// ```
+  ///
+  /// Fails when actions effects sent earlier were not received (with
+  /// exhaustivity on), when the state differs from the expectation, when
+  /// the state changed and no closure was given, and when a closure was
+  /// given but nothing changed. Every action the effects it starts send —
+  /// also through further effects — is attributed to this send in failure
+  /// messages.
+  ///
+  /// - Parameters:
+  ///   - action: The action to send.
+  ///   - update: Mutates the state from before the action into the state
+  ///     expected after it; `nil` when the action must change nothing.
+  ///   - file: The assertion's file.
+  ///   - line: The assertion's line.
+  /// - Returns: The store's handle for the effects `action` started.
+  @discardableResult
+  public nonisolated(nonsending) func send(
+    _ action: Reducer.Action,
+    assert update: ((inout Reducer.State) throws -> Void)? = nil,
+    file: StaticString = #filePath,
+    line: UInt = #line
+  ) async -> StoreTask {
+    let actions = actions
+    let label = "send(\(Describe.action(action)))"
+    reportProblems(of: actions, file: file, line: line)
+    reportUnasserted(of: actions, before: label, file: file, line: line)
+    let index = actions.beginSend(label, file: file, line: line)
+    let task = actions.store.send(action)
+    guard let reduction = await reduction(of: index, label: label, file: file, line: line) else { return task }
+    assertStep(label, before: reduction.before, after: reduction.after, update: update, file: file, line: line)
+    return task
+  }
+
+  /// Waits (event-driven) for the reduction of the send `index`; it is
+  /// already there unless another thread was reducing.
+  private nonisolated(nonsending) func reduction(
+    of index: Int, label: String, file: StaticString, line: UInt
+  ) async -> ActionBooks<Reducer.Action, Reducer.State>.Reduction? {
+    let actions = actions
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let generation = actions.ledger.wakeup.generation
+      if let reduction = actions.takeReduction(of: index) { return reduction }
+      if await !actions.ledger.wakeup.wait(since: generation, until: deadline) {
+        reporter.report(
+          "\(label): the action was not reduced within \(Describe.duration(timeout)).", file: file, line: line)
+        return nil
+      }
+    }
+  }
+}
