@@ -15,7 +15,8 @@
 public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
   @usableFromInline var tables: [ObjectIdentifier: any AnyEntityTableStorage]
   var draftIndexes: [String: any AnyIndexStorage]
-  /// Per touched table: whether each touched ID existed before the batch.
+  /// Per written table: each written ID's entity before the batch, whether
+  /// it exists now and whether it changed.
   @usableFromInline var touches: [ObjectIdentifier: any AnyTableTouches] = [:]
   var touchedIndexes: Set<String> = []
 
@@ -33,8 +34,11 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 
   /// What the batch inserted, updated and deleted so far, net of each other
   /// (an entity inserted and deleted in the same batch appears nowhere).
+  ///
+  /// - Complexity: O(1); reading one table's changes is O(k) for k IDs the
+  ///   batch wrote in it.
   public var changes: DatabaseChanges<Database> {
-    DatabaseChanges(tables: touches.mapValues { $0.changes(in: self) })
+    DatabaseChanges(tables: touches)
   }
 
   // MARK: Tables
@@ -113,48 +117,131 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 
   // MARK: Applying
 
-  /// Runs the middlewares, drops groups of deleted group entities and
-  /// stamps new versions; returns the storage to assign and the changes.
+  /// Runs the middlewares and drops groups of deleted group entities; stamps
+  /// new versions on what changed and returns the storage to assign and the
+  /// changes.
+  ///
+  /// A table whose entities all compare equal to those before the batch is
+  /// put back as it was (same nodes, same version); when no entity changed
+  /// and no index was written, `storage` itself is returned.
   @usableFromInline
   func finish(from storage: Database.BackingStorage) -> (Database.BackingStorage, DatabaseChanges<Database>) {
     for middleware in Database.middlewares {
       middleware.run(self)
     }
+    if !draftIndexes.isEmpty {
+      for touched in touches.values where touched.hasDeletions {
+        touched.removeDeletedGroups(in: self)
+      }
+    }
     let changes = self.changes
-    for (_, tableChanges) in changes.tables {
-      tableChanges.removeDeletedGroups(in: self)
-    }
     guard !touches.isEmpty || !touchedIndexes.isEmpty else { return (storage, changes) }
-    var result = storage
+    var entitiesChanged = false
     for (key, touched) in touches {
-      tables[key] = touched.stamp(tables[key]!)
+      if touched.changedCount > 0 {
+        tables[key] = touched.stamp(tables[key]!)
+        entitiesChanged = true
+      } else {
+        tables[key] = storage.tables[key]
+      }
     }
+    guard entitiesChanged || !touchedIndexes.isEmpty else { return (storage, changes) }
+    var result = storage
     result.tables = tables
     result.indexes = draftIndexes
+    result.changedFrom = entitiesChanged ? storage.version : nil
     result.version = nextDatabaseVersion()
     return (result, changes)
   }
 }
 
-/// The touched IDs of one table and whether each existed before the batch.
+/// The IDs a batch wrote in one table: for each, the entity before the batch,
+/// whether one exists now and whether it differs from the one before.
+///
+/// One written ID, the common case, is kept without a dictionary.
 @usableFromInline
 struct TableTouches<Entity: EntityType>: AnyTableTouches {
-  @usableFromInline var existedBefore: [Entity.EntityID: Bool] = [:]
+  @usableFromInline
+  struct Touch: Sendable {
+    /// The entity before the batch.
+    @usableFromInline var original: Entity?
+    /// Whether an entity has the ID now.
+    @usableFromInline var exists: Bool
+    /// Whether the entity now differs from `original`.
+    @usableFromInline var changed: Bool
+
+    @inlinable
+    init(original: Entity?, now: Entity?) {
+      self.original = original
+      exists = now != nil
+      changed = original != now
+    }
+  }
+
+  /// The only written ID while there is one.
+  @usableFromInline var singleID: Entity.EntityID?
+  @usableFromInline var single: Touch?
+  /// Every written ID once there are two or more.
+  @usableFromInline var many: [Entity.EntityID: Touch] = [:]
+  /// How many written IDs hold an entity that differs from the one before.
+  @usableFromInline var changedCount = 0
 
   @inlinable
   init() {}
 
+  /// Records a write of `id`: `before` is what the table held just before
+  /// this write, `after` what it holds now.
+  ///
+  /// - Complexity: O(1) for the first ID; amortized O(1) after.
   @inlinable
-  mutating func note(_ id: Entity.EntityID, existed: Bool) {
-    if existedBefore[id] == nil { existedBefore[id] = existed }
+  mutating func note(_ id: Entity.EntityID, before: Entity?, after: Entity?) {
+    if many.isEmpty, let singleID, let single, singleID == id {
+      let touch = Touch(original: single.original, now: after)
+      changedCount += (touch.changed ? 1 : 0) - (single.changed ? 1 : 0)
+      self.single = touch
+      return
+    }
+    if many.isEmpty, single == nil {
+      let touch = Touch(original: before, now: after)
+      if touch.changed { changedCount += 1 }
+      singleID = id
+      single = touch
+      return
+    }
+    noteAmongMany(id, before: before, after: after)
   }
 
+  @inlinable
+  mutating func noteAmongMany(_ id: Entity.EntityID, before: Entity?, after: Entity?) {
+    if let singleID, let single {
+      many[singleID] = single
+      self.singleID = nil
+      self.single = nil
+    }
+    if let previous = many[id] {
+      let touch = Touch(original: previous.original, now: after)
+      changedCount += (touch.changed ? 1 : 0) - (previous.changed ? 1 : 0)
+      many[id] = touch
+    } else {
+      let touch = Touch(original: before, now: after)
+      if touch.changed { changedCount += 1 }
+      many[id] = touch
+    }
+  }
+
+  /// Calls `body` with each written ID and its touch.
+  @inlinable
+  func forEach(_ body: (Entity.EntityID, Touch) -> Void) {
+    if let singleID, let single { body(singleID, single) }
+    for (id, touch) in many { body(id, touch) }
+  }
+
+  /// What the batch inserted, updated and deleted in this table, net.
   @usableFromInline
-  func changes<Database>(in context: DatabaseBatchUpdatesContext<Database>) -> any AnyTableChanges {
-    let table = context.read(Entity.self)
+  var tableChanges: TableChanges<Entity> {
     var changes = TableChanges<Entity>()
-    for (id, before) in existedBefore {
-      switch (before, table.entities[id] != nil) {
+    forEach { id, touch in
+      switch (touch.original != nil, touch.exists) {
       case (true, true): changes.updated.insert(id)
       case (false, true): changes.inserted.insert(id)
       case (true, false): changes.deleted.insert(id)
@@ -165,17 +252,46 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
   }
 
   @usableFromInline
+  var hasDeletions: Bool {
+    var found = false
+    forEach { _, touch in found = found || (touch.original != nil && !touch.exists) }
+    return found
+  }
+
+  @usableFromInline
+  var hasNetChanges: Bool {
+    var found = false
+    forEach { _, touch in found = found || touch.original != nil || touch.exists }
+    return found
+  }
+
+  @usableFromInline
+  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
+    tableChanges.removeDeletedGroups(in: context)
+  }
+
+  @usableFromInline
   func stamp(_ table: any AnyEntityTableStorage) -> any AnyEntityTableStorage {
     var table = table as! EntityTableStorage<Entity>
     table.previousVersion = table.version
     table.version = nextDatabaseVersion()
-    table.touched = Set(existedBefore.keys)
+    if many.isEmpty, let singleID {
+      table.touched = .one(singleID)
+    } else {
+      var ids = Set<Entity.EntityID>(minimumCapacity: changedCount)
+      for (id, touch) in many where touch.changed { ids.insert(id) }
+      table.touched = .many(ids)
+    }
     return table
   }
 }
 
+/// A table's touches whose entity type is known only at run time.
 @usableFromInline
-protocol AnyTableTouches {
-  func changes<Database>(in context: DatabaseBatchUpdatesContext<Database>) -> any AnyTableChanges
+protocol AnyTableTouches: Sendable {
+  var changedCount: Int { get }
+  var hasDeletions: Bool { get }
+  var hasNetChanges: Bool { get }
+  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>)
   func stamp(_ table: any AnyEntityTableStorage) -> any AnyEntityTableStorage
 }

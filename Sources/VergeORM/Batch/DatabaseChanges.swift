@@ -5,43 +5,50 @@
 /// set; one deleted and inserted again is updated.
 @dynamicMemberLookup
 public struct DatabaseChanges<Database: DatabaseType>: Sendable {
-  let tables: [ObjectIdentifier: any AnyTableChanges]
+  /// The written IDs per table; the sets are made when a table's changes are
+  /// read.
+  @usableFromInline let tables: [ObjectIdentifier: any AnyTableTouches]
+
+  @usableFromInline
+  init(tables: [ObjectIdentifier: any AnyTableTouches]) {
+    self.tables = tables
+  }
 
   /// The changes of the table declared by `keyPath` in the schema.
+  ///
+  /// - Complexity: O(k) for k IDs the batch wrote in the table.
+  @inlinable
   public subscript<Entity: EntityType>(
     dynamicMember keyPath: KeyPath<Database.Schema, EntityTableKey<Entity>>
   ) -> TableChanges<Entity> {
-    tables[ObjectIdentifier(Entity.self)].map { $0 as! TableChanges<Entity> } ?? TableChanges()
+    tables[ObjectIdentifier(Entity.self)].map { ($0 as! TableTouches<Entity>).tableChanges } ?? TableChanges()
   }
 
-  /// Whether the batch changed no entity.
-  public var isEmpty: Bool { tables.values.allSatisfy(\.isEmpty) }
+  /// Whether the batch inserted, updated and deleted nothing (net).
+  public var isEmpty: Bool { !tables.values.contains { $0.hasNetChanges } }
 }
 
 /// What a batch did to one table.
 public struct TableChanges<Entity: EntityType>: Sendable, Equatable {
   /// IDs that did not exist before the batch and do after it.
   public internal(set) var inserted: Set<Entity.EntityID> = []
-  /// IDs that existed before and after the batch and were written by it.
+  /// IDs that existed before and after the batch and were written by it
+  /// (also when the entity written back is equal to the one before).
   public internal(set) var updated: Set<Entity.EntityID> = []
   /// IDs that existed before the batch and do not after it.
   public internal(set) var deleted: Set<Entity.EntityID> = []
 
   /// No changes.
+  @inlinable
   public init() {}
 
   /// Whether nothing changed.
   public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
-@usableFromInline
-protocol AnyTableChanges: Sendable {
-  var isEmpty: Bool { get }
-  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>)
-}
-
-extension TableChanges: AnyTableChanges {
-  @usableFromInline
+extension TableChanges {
+  /// Drops the groups keyed by deleted entities from every group-by-entity
+  /// index of this entity type.
   func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
     guard !deleted.isEmpty else { return }
     let type = ObjectIdentifier(Entity.self)

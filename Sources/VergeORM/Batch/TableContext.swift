@@ -38,7 +38,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   public func insert(_ entity: Entity) -> Entity {
     context.write(Entity.self) { table, touches in
       let old = table.entities.updateValue(entity, forKey: entity.entityID)
-      touches.note(entity.entityID, existed: old != nil)
+      touches.note(entity.entityID, before: old, after: entity)
     }
     return entity
   }
@@ -56,7 +56,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
     context.write(Entity.self) { table, touches in
       for entity in entities {
         let old = table.entities.updateValue(entity, forKey: entity.entityID)
-        touches.note(entity.entityID, existed: old != nil)
+        touches.note(entity.entityID, before: old, after: entity)
       }
     }
     return entities
@@ -87,8 +87,8 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
       throw .entityIDChanged(from: "\(id)", to: "\(entity.entityID)")
     }
     context.write(Entity.self) { table, touches in
-      table.entities.updateValue(entity, forKey: id)
-      touches.note(id, existed: true)
+      let old = table.entities.updateValue(entity, forKey: id)
+      touches.note(id, before: old, after: entity)
     }
     return entity
   }
@@ -117,7 +117,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
       var deleted: [Entity] = []
       for id in ids {
         guard let old = table.entities.removeValue(forKey: id) else { continue }
-        touches.note(id, existed: true)
+        touches.note(id, before: old, after: nil)
         deleted.append(old)
       }
       return deleted
@@ -131,8 +131,11 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   /// - Complexity: O(n).
   public func deleteAll() {
     let ids: Set<Entity.EntityID> = context.write(Entity.self) { table, touches in
-      let ids = Set(table.entities.map(\.key))
-      for id in ids { touches.note(id, existed: true) }
+      var ids = Set<Entity.EntityID>(minimumCapacity: table.entities.count)
+      for (id, entity) in table.entities {
+        touches.note(id, before: entity, after: nil)
+        ids.insert(id)
+      }
       table.entities.removeAll()
       return ids
     }

@@ -7,19 +7,38 @@
 public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: Sendable, Equatable {
   @usableFromInline var tables: [ObjectIdentifier: any AnyEntityTableStorage] = [:]
   var indexes: [String: any AnyIndexStorage] = [:]
-  /// Changes whenever a batch changes anything.
+  /// Changes whenever a batch changes anything; 0 for the empty storage.
   @usableFromInline var version: UInt64 = 0
+  /// The version of the storage this one was made from by a batch that
+  /// changed at least one entity, so that the two differ; `nil` when this one
+  /// was made otherwise (decoded, or by a batch that wrote only indexes).
+  @usableFromInline var changedFrom: UInt64?
 
   /// An empty database.
   public init() {}
 
   /// Two storages are equal when they hold equal tables and indexes.
   ///
-  /// - Complexity: O(1) when neither changed since they were copied; a table
-  ///   or index that did not change since is skipped in O(1), and a changed
-  ///   table is compared only along the paths that differ.
+  /// Version stamps come from one global counter and each is given to one
+  /// content once, so equal versions mean equal contents; a storage and the
+  /// one a batch made from it by changing entities differ. Both are decided
+  /// in O(1), which covers a store comparing its state before and after a
+  /// commit. Other pairs are compared table by table and index by index.
+  ///
+  /// - Complexity: O(1) for copies and for a storage and the one a batch made
+  ///   from it; otherwise a table or index that did not change since they
+  ///   were copied is skipped in O(1), and a changed table is compared only
+  ///   along the paths that differ.
+  @inlinable
   public static func == (lhs: DatabaseStorage, rhs: DatabaseStorage) -> Bool {
     if lhs.version == rhs.version { return true }
+    if rhs.changedFrom == lhs.version || lhs.changedFrom == rhs.version { return false }
+    return haveEqualParts(lhs, rhs)
+  }
+
+  /// Compares table by table and index by index.
+  @usableFromInline
+  static func haveEqualParts(_ lhs: DatabaseStorage, _ rhs: DatabaseStorage) -> Bool {
     for key in Set(lhs.tables.keys).union(rhs.tables.keys) {
       let equal =
         lhs.tables[key]?.isContentEqual(to: rhs.tables[key])

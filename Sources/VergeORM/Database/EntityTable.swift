@@ -73,8 +73,10 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
 
   /// Two tables are equal when they hold equal entities.
   ///
-  /// - Complexity: O(1) for a table no batch touched since the copy;
-  ///   otherwise proportional to the parts that differ.
+  /// - Complexity: O(1) for a table no batch changed since the copy, and
+  ///   for a table and the one a batch made from it; otherwise proportional
+  ///   to the parts that differ.
+  @inlinable
   public static func == (lhs: EntityTable, rhs: EntityTable) -> Bool {
     lhs.storage.isContentEqual(to: rhs.storage)
   }

@@ -36,6 +36,9 @@ extension EntityTableKey: AnyEntityTableKey {
       }
     }
     table.version = nextDatabaseVersion()
+    // Made from no other table: no tracker or comparison may take it for a
+    // successor of a version it saw.
+    table.previousVersion = table.version
     return table
   }
 }
