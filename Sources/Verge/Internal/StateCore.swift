@@ -97,6 +97,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// How many events are queued; lets the delivering thread see that the
   /// queue is empty without taking the lock again.
   @usableFromInline let queued = Atomic<Int>(0)
+  /// The value of `storage.sequence` at the last change of the value
+  /// (activities do not count), written under the storage lock and readable
+  /// without it: equal readings mean the value has not changed in between.
+  @usableFromInline let changeCount = Atomic<UInt64>(0)
   /// Mirrors `valueSubscribers > 0` for the commit's fast-path decision.
   @usableFromInline let hasValueSubscribers = Atomic<Bool>(false)
   /// The one subscriber that updates every value derived from this core;
@@ -157,12 +161,28 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     withStorage("state") { $0.value }
   }
 
+  /// `changeCount`, read without the lock.
+  @inlinable
+  var currentChangeCount: UInt64 {
+    changeCount.load(ordering: .relaxed)
+  }
+
+  /// The value and the `changeCount` it belongs to, read under the lock.
+  @inlinable
+  func countedValue() -> (Value, UInt64) {
+    withStorage("state") { ($0.value, changeCount.load(ordering: .relaxed)) }
+  }
+
   // MARK: - Writing
 
   /// Mutates the value in place; see `Store.commit` for the contract.
+  ///
+  /// `countAfter`, when given, receives `changeCount` as it stood right after
+  /// this commit, read under the lock.
   @inlinable
   func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
+    countAfter: UnsafeMutablePointer<UInt64>? = nil,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if hasValueSubscribers.load(ordering: .relaxed) && ThreadIdentity.deliveryDepth == 0 {
@@ -178,9 +198,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         var directCurrent: Value?
         var directSubscribers: [Subscriber] = []
         result = try withStorage("commit") { (storage) throws(Failure) -> Result in
+          defer { countAfter?.pointee = changeCount.load(ordering: .relaxed) }
           let (result, changed, previous) = try apply(&storage, trace: trace, body)
           guard changed else { return result }
-          storage.sequence &+= 1
+          countChange(&storage)
           guard storage.valueSubscribers > 0 else { return result }
           if storage.pending.isEmpty {
             directSequence = storage.sequence
@@ -210,6 +231,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
       let (result, changed, previous) = try apply(&storage, trace: trace, body)
       if changed { notify = record(&storage, previous: previous) }
+      countAfter?.pointee = changeCount.load(ordering: .relaxed)
       return result
     }
     if notify { drain() }
@@ -288,7 +310,6 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     return changed
   }
 
-  /// Counts a change and queues its event when anyone receives values.
   /// Queues an event; call with the storage lock held.
   @inlinable @inline(__always)
   func enqueue(_ storage: inout Storage, _ event: Event) {
@@ -296,12 +317,21 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     queued.add(1, ordering: .relaxed)
   }
 
+  /// Counts a change and queues its event when anyone receives values;
+  /// returns whether there is something to deliver.
   @inlinable
   func record(_ storage: inout Storage, previous: Value?) -> Bool {
-    storage.sequence &+= 1
+    countChange(&storage)
     guard storage.valueSubscribers > 0 else { return false }
     enqueue(&storage, makeChange(&storage, previous: previous))
     return true
+  }
+
+  /// Counts a change of the value; call with the storage lock held.
+  @inlinable @inline(__always)
+  func countChange(_ storage: inout Storage) {
+    storage.sequence &+= 1
+    changeCount.store(storage.sequence, ordering: .relaxed)
   }
 
   /// The event for the change just made (the sequence already counted).

@@ -128,6 +128,51 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     try core.commit(trace: trace(), body)
   }
 
+  // MARK: - For inlinable code of libraries built on Verge
+  //
+  // Public rather than SPI because `@inlinable` code of another module may
+  // not use SPI; the underscore says they are not for applications.
+
+  /// A number that grows with every change of the state, read without the
+  /// lock: two equal readings mean the state did not change in between.
+  ///
+  /// VergeNeue's middleware pipeline uses it to hand each step the state
+  /// it already read, instead of reading it again.
+  @inlinable
+  public var _changeCount: UInt64 {
+    core.currentChangeCount
+  }
+
+  /// The current state and the `_changeCount` it belongs to, read together
+  /// under the lock and without registering anything with Swift
+  /// Observation.
+  ///
+  /// - Returns: The state and its change count.
+  @inlinable
+  public func _countedState() -> (state: State, changeCount: UInt64) {
+    core.countedValue()
+  }
+
+  /// Commits like `commit(_:file:function:line:_:)`, with a trace formed
+  /// only if a commit middleware asks for it, and also returns the
+  /// `_changeCount` as it stood right after this commit.
+  ///
+  /// - Parameters:
+  ///   - trace: Describes the commit to commit middlewares.
+  ///   - body: Mutates the state through the `InoutRef` it receives.
+  /// - Returns: What `body` returned, and the change count after the commit.
+  @inlinable
+  public func _countedCommit<Result>(
+    trace: @autoclosure () -> CommitTrace,
+    _ body: (InoutRef<State>) -> Result
+  ) -> (result: Result, changeCount: UInt64) {
+    var count: UInt64 = 0
+    let result = withUnsafeMutablePointer(to: &count) { count in
+      core.commit(trace: trace(), countAfter: count, body)
+    }
+    return (result, count)
+  }
+
   /// Sends a one-off event to the activity subscribers.
   ///
   /// Delivery follows the same rules as state changes, in one order with

@@ -1,0 +1,53 @@
+import Verge
+import XCTest
+
+/// The change count that libraries built on Verge use to skip re-reading a
+/// state that has not changed.
+final class ChangeCountTests: XCTestCase {
+  func testTheCountGrowsWithEachChangeAndOnlyThen() {
+    let store = Store<Counter, String>(initialState: Counter())
+    let start = store._changeCount
+    store.commit { $0.count += 1 }
+    let afterChange = store._changeCount
+    XCTAssertGreaterThan(afterChange, start)
+
+    store.commit { _ in }                                     // writes nothing
+    store.send("an activity")                                 // not state
+    XCTAssertThrowsError(try store.commit { (state) throws(ValidationError) in
+      state.count = 99
+      throw ValidationError(reason: "no")
+    })
+    XCTAssertEqual(store._changeCount, afterChange)
+
+    store.commit { $0.name = "x" }
+    XCTAssertGreaterThan(store._changeCount, afterChange)
+  }
+
+  func testAnEqualWriteDoesNotCountWhenThePreviousStateIsKept() {
+    let store = Store<Counter, Never>(initialState: Counter(count: 3))
+    let subscription = store.sinkState { _ in }
+    let before = store._changeCount
+    store.commit { $0.count = 3 }
+    XCTAssertEqual(store._changeCount, before)
+    subscription.cancel()
+  }
+
+  func testCountedReadsAndCommitsAgreeWithTheCount() {
+    let store = Store<Counter, Never>(initialState: Counter())
+    store.commit { $0.count = 4 }
+    let (state, count) = store._countedState()
+    XCTAssertEqual(state.count, 4)
+    XCTAssertEqual(count, store._changeCount)
+
+    let (result, countAfter) = store._countedCommit(trace: CommitTrace(name: "t", file: #fileID, function: #function, line: #line)) { ref -> Int in
+      ref.count += 1
+      return ref.count
+    }
+    XCTAssertEqual(result, 5)
+    XCTAssertGreaterThan(countAfter, count)
+    XCTAssertEqual(countAfter, store._changeCount)
+
+    let (_, unchanged) = store._countedCommit(trace: CommitTrace(name: "t", file: #fileID, function: #function, line: #line)) { _ in }
+    XCTAssertEqual(unchanged, countAfter)
+  }
+}
