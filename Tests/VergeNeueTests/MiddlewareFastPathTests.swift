@@ -77,4 +77,53 @@ final class MiddlewareFastPathTests: XCTestCase {
     XCTAssertEqual(kept.all.count, 1)
     XCTAssertNil(kept.all.first?.next())
   }
+
+  /// Steps skip re-reading the store while nothing changed; a commit made
+  /// between steps (here by the middlewares themselves) must still show in
+  /// the next step's `stateBefore` and in what `next()` returns.
+  func testStepsSeeCommitsMadeBetweenThem() {
+    let core = Collected<Store<State, Never>>()
+    let seen = Collected<String>()
+    let outer = Middleware<Action, State>(name: "outer") { step in
+      seen.append("outer before \(step.stateBefore.count)")
+      core.all.first?.commit { $0.count += 10 }
+      let after = step.next()
+      seen.append("outer after \(after?.count ?? -1)")
+    }
+    let inner = Middleware<Action, State>(name: "inner") { step in
+      seen.append("inner before \(step.stateBefore.count)")
+      let after = step.next()
+      seen.append("inner after \(after?.count ?? -1)")
+      core.all.first?.commit { $0.count += 100 }
+    }
+    let store = ActionStore(
+      initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [outer, inner])
+    core.append(store.core)
+    store.send(.increment)
+    store.send(.increment)
+    XCTAssertEqual(seen.all, [
+      "outer before 0", "inner before 10", "inner after 11", "outer after 111",
+      "outer before 111", "inner before 121", "inner after 122", "outer after 222",
+    ])
+    XCTAssertEqual(store.state.count, 222)
+  }
+
+  /// A step kept and passed on another thread reads the store there: it
+  /// sees commits made since the dispatch, and its reduction.
+  func testAKeptStepPassedOnAnotherThreadSeesTheCurrentState() async {
+    let kept = Collected<MiddlewareStep<Action, State>>()
+    let hold = Middleware<Action, State>(name: "hold adds") { step in
+      if case .add = step.message { kept.append(step) } else { step.next() }
+    }
+    let store = ActionStore(initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [hold])
+    store.send(.add(5))
+    store.send(.increment)
+    store.core.commit { $0.count += 10 }
+    guard let step = kept.all.first else { return XCTFail("the step was not kept") }
+    XCTAssertEqual(step.stateBefore.count, 0)
+    let after = await Task.detached { step.next()?.count }.value
+    XCTAssertEqual(after, 16)
+    XCTAssertEqual(store.state.count, 16)
+  }
 }
+

@@ -76,10 +76,11 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   ///   started, or to cancel those effects.
   /// - Complexity: Without event observers or commit middlewares, and with
   ///   no other thread reducing, the reducer's and the middlewares' own
-  ///   cost plus a core commit (and, per middleware, two short reads of the
-  ///   state): the action is reduced on the calling thread with no lock of
-  ///   this store's and no allocation, unless it returns an effect or a
-  ///   middleware keeps its step.
+  ///   cost plus a core commit and one short read of the state (read again
+  ///   between middlewares only when something else changed it): the
+  ///   action is reduced on the calling thread with no lock of this store's
+  ///   and no allocation, unless it returns an effect or a middleware keeps
+  ///   its step.
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
     guard engine.isUnobserved && !hasCommitMiddlewares && engine.beginDirect() else {
@@ -107,16 +108,26 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   /// engine's `draining`.
   @inlinable
   func passThroughMiddlewares(_ action: Action) -> StoreTask {
-    var run = engine.spareRun.take() ?? newRun()
-    _ = run.driver.forward(action, 0, run)
-    guard isKnownUniquelyReferenced(&run) else {
-      // A middleware kept its step (to delay the action, or just to hold
-      // it): the run resolves its ticket once the last step is gone.
-      return run.escape()
+    // The run stays in its slot, which holds it, during the dispatch: no
+    // one else uses the slot while this thread holds `draining`. The slot,
+    // the run and its driver are used through unmanaged references (the
+    // engine holds the slot), which spares retaining and releasing each.
+    Unmanaged.passUnretained(engine.spareRun)._withUnsafeGuaranteedRef { slot in
+      if case .none = slot.value { slot.put(newRun()) }
+      let run = Unmanaged.passUnretained(slot.value.unsafelyUnwrapped)
+      engine.stepCache.begin()
+      _ = run._withUnsafeGuaranteedRef { run in
+        Unmanaged.passUnretained(run.driver)._withUnsafeGuaranteedRef { $0.forward(action, 0, run) }
+      }
+      engine.stepCache.end()
+      guard isKnownUniquelyReferenced(&slot.value) else {
+        // A middleware kept its step (to delay the action, or just to hold
+        // it): the run leaves the slot and resolves its ticket once the
+        // last step is gone.
+        return slot.take().unsafelyUnwrapped.escape()
+      }
+      return run._withUnsafeGuaranteedRef { $0.finishInPlace() }
     }
-    let task = run.finishInPlace()
-    engine.spareRun.put(run)
-    return task
   }
 
   /// A run of the specialized pipeline, which is formed the first time.
@@ -136,25 +147,35 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     let core = core
     let feature = engine.feature
     let engine = engine
+    // Each step reads the state before and after it; while nothing else
+    // changes the store, the cache answers without the store's lock.
+    let cache = engine.stepCache
+    // Called through unmanaged references, which `middlewares` keeps
+    // alive: this spares retaining and releasing each handler per step.
+    let handlers = middlewares.map { Unmanaged.passUnretained($0.handler) }
     return ChainDriver(
       forward: { [weak engine] message, index, run in
-        if index < middlewares.count {
-          // Reads the state without registering it with Swift Observation:
-          // a commit that writes nothing notifies no one.
-          let before = core.commit { $0.wrapped }
-          middlewares[index].handle(
-            MiddlewareStep(message: message, stateBefore: before, index: index, run: run))
-          return core.commit { $0.wrapped }
+        if index < handlers.count {
+          let step = MiddlewareStep(message: message, stateBefore: cache.read(core), index: index, run: run)
+          withExtendedLifetime(middlewares) {
+            handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
+          }
+          return cache.read(core)
         }
         // A step kept past the store's end reduces nothing.
         guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
         var effect = Effect<Action>.none
-        let after = core.commit { ref in
+        // The trace is formed only if a commit middleware asks: describing
+        // an action is costly.
+        let (after, count) = core._countedCommit(
+          trace: CommitTrace(name: "\(message)", file: #fileID, function: #function, line: #line)
+        ) { ref in
           ref.modify { state -> State in
             effect = feature.reduce(into: &state, action: message)
             return state
           }
         }
+        cache.remember(after, count: count)
         if !effect.items.isEmpty, let engine {
           run.add(engine.startEffects(effect, origin: message))
         }

@@ -11,13 +11,12 @@ final class DrainerSlot<Value: AnyObject & Sendable> {
   /// Takes the value out; call while holding `draining`.
   @inlinable
   func take() -> Value? {
-    defer { value = nil }
-    return value
+    value.take()
   }
 
   /// Puts a value in; call while holding `draining`.
   @inlinable
-  func put(_ newValue: Value) {
+  func put(_ newValue: consuming Value) {
     value = newValue
   }
 }

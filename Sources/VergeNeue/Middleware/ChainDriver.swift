@@ -1,13 +1,14 @@
 @_spi(Internal) import Verge
 import Synchronization
 
-/// An enum-action store's middleware pipeline, compiled in the module that
-/// uses the store: its closures are formed by `ActionStore`'s inlinable code,
-/// so they are specialized for the concrete action and state types.
+/// A store's middleware pipeline: how a message moves from one middleware to
+/// the next and, past the last one, to the reducer.
 ///
-/// A step of this pipeline carries the driver, its position and the
-/// dispatch's `ChainRun`, so passing a message on forms no closure and
-/// allocates nothing.
+/// `ActionStore` forms one driver per store in inlinable code, so its
+/// closures are compiled in the module that uses the store, specialized for
+/// the concrete action and state types; the general path
+/// (`MiddlewareChain`) forms one per dispatch. A step carries the dispatch's
+/// `ChainRun` and its position, so passing a message on forms no closure.
 @usableFromInline
 final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// Runs `message` from middleware `index` on (the reducer past the last
@@ -31,8 +32,8 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   }
 }
 
-/// One dispatch through a specialized pipeline: where its effects are
-/// recorded.
+/// One dispatch through a pipeline; on `ActionStore`'s specialized
+/// pipeline, also where the dispatch's effects are recorded.
 ///
 /// A run that no step outlived is reused for the next dispatch. A run that
 /// a middleware kept (to delay or drop the message) gets a ticket, which it

@@ -25,7 +25,7 @@
 public struct Middleware<Message: Sendable, State: Sendable>: Sendable {
   /// A name for diagnostics.
   public let name: String
-  @usableFromInline let handle: @Sendable (MiddlewareStep<Message, State>) -> Void
+  @usableFromInline let handler: MiddlewareHandler<Message, State>
 
   /// Creates a middleware.
   ///
@@ -35,6 +35,24 @@ public struct Middleware<Message: Sendable, State: Sendable>: Sendable {
   ///     lets it pass (`next`), or not.
   public init(name: String, _ handle: @escaping @Sendable (MiddlewareStep<Message, State>) -> Void) {
     self.name = name
+    handler = MiddlewareHandler(handle)
+  }
+
+  /// Hands `step` to the middleware.
+  @inlinable
+  func handle(_ step: MiddlewareStep<Message, State>) {
+    handler.handle(step)
+  }
+}
+
+/// A middleware's closure in an object of its own, so that a specialized
+/// pipeline can call it through an unmanaged reference.
+@usableFromInline
+final class MiddlewareHandler<Message: Sendable, State: Sendable>: Sendable {
+  @usableFromInline let handle: @Sendable (MiddlewareStep<Message, State>) -> Void
+
+  @usableFromInline
+  init(_ handle: @escaping @Sendable (MiddlewareStep<Message, State>) -> Void) {
     self.handle = handle
   }
 }
@@ -46,53 +64,31 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   public let message: Message
   /// The state when the message reached this middleware.
   public let stateBefore: State
-  /// How to pass a message on, for a step the generic pipeline made.
-  @usableFromInline let forward: (@Sendable (Message) -> State?)?
-  /// How to send a message from the top, for a step the generic pipeline made.
-  @usableFromInline let restart: (@Sendable (Message) -> Void)?
-  /// The dispatch this step belongs to, when an enum-action store's
-  /// specialized pipeline made the step; then `forward` and `restart` are
-  /// `nil`.
-  @usableFromInline let run: ChainRun<Message, State>?
-  /// This middleware's position, for `run`.
+  /// The dispatch this step belongs to; the step keeps it alive.
+  @usableFromInline let run: ChainRun<Message, State>
+  /// `run` again, for calls: going through an unmanaged reference (`run`
+  /// keeps it alive) spares a retain and a release per step.
+  @usableFromInline let runReference: Unmanaged<ChainRun<Message, State>>
+  /// This middleware's position in the pipeline.
   @usableFromInline let index: Int
 
-  /// A step of the generic pipeline.
-  init(
-    message: Message, stateBefore: State,
-    forward: @escaping @Sendable (Message) -> State?,
-    restart: @escaping @Sendable (Message) -> Void
-  ) {
-    self.message = message
-    self.stateBefore = stateBefore
-    self.forward = forward
-    self.restart = restart
-    run = nil
-    index = 0
-  }
-
-  /// A step of a specialized pipeline: no closure is formed per step.
   @inlinable
   init(message: Message, stateBefore: State, index: Int, run: ChainRun<Message, State>) {
     self.message = message
     self.stateBefore = stateBefore
-    forward = nil
-    restart = nil
     self.run = run
+    runReference = Unmanaged.passUnretained(run)
     self.index = index
   }
 
   @inlinable
   func pass(_ message: Message) -> State? {
-    if let run {
-      return run.driver.forward(message, index &+ 1, run)
+    // The step keeps the run, and the run its driver, alive for the call.
+    runReference._withUnsafeGuaranteedRef { run in
+      Unmanaged.passUnretained(run.driver)._withUnsafeGuaranteedRef { driver in
+        driver.forward(message, index &+ 1, run)
+      }
     }
-    return passGenerically(message)
-  }
-
-  @usableFromInline
-  func passGenerically(_ message: Message) -> State? {
-    forward?(message)
   }
 
   /// Passes `message` (the original or a replacement) to the rest of the
@@ -122,39 +118,36 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   ///
   /// - Parameter message: The message to send.
   public func dispatch(_ message: Message) {
-    if let run {
-      run.driver.restart(message)
-    } else {
-      restart?(message)
-    }
+    run.driver.restart(message)
   }
 }
 
-/// Runs a message through an ordered list of middlewares.
+/// Runs a message through an ordered list of middlewares, with closures
+/// formed per dispatch (the general path; `ActionStore` forms a specialized
+/// driver once instead).
 struct MiddlewareChain<Message: Sendable, State: Sendable>: Sendable {
   let middlewares: [Middleware<Message, State>]
 
   var isEmpty: Bool { middlewares.isEmpty }
 
-  /// Runs `message` from middleware `index` on; `terminal` handles what
+  /// Runs `message` through every middleware; `terminal` handles what
   /// reaches the end and returns the state after.
   func run(
     _ message: Message,
-    from index: Int = 0,
     read: @escaping @Sendable () -> State?,
     restart: @escaping @Sendable (Message) -> Void,
     terminal: @escaping @Sendable (Message) -> State?
   ) -> State? {
-    guard index < middlewares.count else { return terminal(message) }
-    guard let before = read() else { return nil }
-    let step = MiddlewareStep<Message, State>(
-      message: message,
-      stateBefore: before,
-      forward: { [self] forwarded in
-        run(forwarded, from: index + 1, read: read, restart: restart, terminal: terminal)
+    let middlewares = middlewares
+    let driver = ChainDriver<Message, State>(
+      forward: { message, index, run in
+        guard index < middlewares.count else { return terminal(message) }
+        guard let before = read() else { return nil }
+        middlewares[index].handle(MiddlewareStep(message: message, stateBefore: before, index: index, run: run))
+        return read()
       },
       restart: restart)
-    middlewares[index].handle(step)
-    return read()
+    let run = ChainRun(driver: driver)
+    return driver.forward(message, 0, run)
   }
 }

@@ -1,0 +1,86 @@
+import Synchronization
+import Verge
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The state one dispatch through a specialized pipeline last read or
+/// wrote, with the store's change count it belongs to.
+///
+/// Each middleware step is handed the state before it and returns the state
+/// after it; when nothing changed since the previous step looked, the cache
+/// answers instead of another trip through the store's lock.
+///
+/// Only the thread running the dispatch synchronously (between `begin()`
+/// and `end()`) uses it; a step that a middleware kept and calls later, on
+/// any thread, reads the store. `end()` drops the state, so that a finished
+/// dispatch keeps no copy of it alive (a copy held would make the next
+/// commit copy the collections it touches).
+@usableFromInline
+final class StepStateCache<State: Equatable & Sendable> {
+  /// The thread running the dispatch synchronously; 0 outside it.
+  @usableFromInline let owner = Atomic<UInt>(0)
+  @usableFromInline @exclusivity(unchecked) var state: State?
+  @usableFromInline @exclusivity(unchecked) var count: UInt64 = 0
+
+  @usableFromInline
+  init() {}
+
+  /// Identifies the calling thread.
+  @inlinable
+  static var currentThread: UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+  }
+
+  /// Whether the caller is the thread running the dispatch synchronously.
+  @inlinable
+  var isOwned: Bool {
+    owner.load(ordering: .relaxed) == Self.currentThread
+  }
+
+  /// Starts a synchronous dispatch on the calling thread.
+  @inlinable
+  func begin() {
+    owner.store(Self.currentThread, ordering: .relaxed)
+  }
+
+  /// Ends the synchronous dispatch and drops the state.
+  @inlinable
+  func end() {
+    owner.store(0, ordering: .relaxed)
+    state = nil
+  }
+
+  /// The store's current state: the cached one when the store has not
+  /// changed since it was cached, otherwise read (and, by the owner,
+  /// cached).
+  @inlinable
+  func read<Activity>(_ store: Store<State, Activity>) -> State {
+    let owned = isOwned
+    if owned, let state, store._changeCount == count { return state }
+    let (state, count) = store._countedState()
+    if owned {
+      self.state = state
+      self.count = count
+    }
+    return state
+  }
+
+  /// Records a state the dispatch wrote, with the change count after its
+  /// commit; ignored off the owning thread.
+  @inlinable
+  func remember(_ state: State, count: UInt64) {
+    guard isOwned else { return }
+    self.state = state
+    self.count = count
+  }
+}
