@@ -59,6 +59,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
     var table = takeTable(Entity.self)
     var touched = takeTouches(Entity.self)
     defer {
+      touched.stampIfChanged(&table)
       tables[key] = table
       touches[key] = touched
     }
@@ -138,11 +139,11 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
     guard !touches.isEmpty || !touchedIndexes.isEmpty else { return (storage, changes) }
     var entitiesChanged = false
     for (key, touched) in touches {
-      if touched.changedCount > 0 {
-        tables[key] = touched.stamp(tables[key]!)
-        entitiesChanged = true
-      } else {
+      if touched.changedCount == 0 {
         tables[key] = storage.tables[key]
+      } else {
+        entitiesChanged = true
+        if touched.writesManyIDs { tables[key] = touched.recordTouchedIDs(in: tables[key]!) }
       }
     }
     guard entitiesChanged || !touchedIndexes.isEmpty else { return (storage, changes) }
@@ -185,6 +186,8 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
   @usableFromInline var many: [Entity.EntityID: Touch] = [:]
   /// How many written IDs hold an entity that differs from the one before.
   @usableFromInline var changedCount = 0
+  /// Whether the table got its new version in this batch.
+  @usableFromInline var isStamped = false
 
   @inlinable
   init() {}
@@ -270,18 +273,33 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
     tableChanges.removeDeletedGroups(in: context)
   }
 
-  @usableFromInline
-  func stamp(_ table: any AnyEntityTableStorage) -> any AnyEntityTableStorage {
-    var table = table as! EntityTableStorage<Entity>
-    table.previousVersion = table.version
-    table.version = nextDatabaseVersion()
+  /// Stamps a new version on `table` the first time the batch leaves its
+  /// entities different from those before the batch, and records the one
+  /// changed ID (several are recorded by `recordTouchedIDs(in:)` at the end
+  /// of the batch). When later writes undo every change, the batch puts the
+  /// table before it back instead.
+  @inlinable
+  mutating func stampIfChanged(_ table: inout EntityTableStorage<Entity>) {
+    guard changedCount > 0 else { return }
+    if !isStamped {
+      table.previousVersion = table.version
+      table.version = nextDatabaseVersion()
+      isStamped = true
+    }
     if many.isEmpty, let singleID {
       table.touched = .one(singleID)
-    } else {
-      var ids = Set<Entity.EntityID>(minimumCapacity: changedCount)
-      for (id, touch) in many where touch.changed { ids.insert(id) }
-      table.touched = .many(ids)
     }
+  }
+
+  @usableFromInline
+  var writesManyIDs: Bool { !many.isEmpty }
+
+  @usableFromInline
+  func recordTouchedIDs(in table: any AnyEntityTableStorage) -> any AnyEntityTableStorage {
+    var table = table as! EntityTableStorage<Entity>
+    var ids = Set<Entity.EntityID>(minimumCapacity: changedCount)
+    for (id, touch) in many where touch.changed { ids.insert(id) }
+    table.touched = .many(ids)
     return table
   }
 }
@@ -293,5 +311,6 @@ protocol AnyTableTouches: Sendable {
   var hasDeletions: Bool { get }
   var hasNetChanges: Bool { get }
   func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>)
-  func stamp(_ table: any AnyEntityTableStorage) -> any AnyEntityTableStorage
+  var writesManyIDs: Bool { get }
+  func recordTouchedIDs(in table: any AnyEntityTableStorage) -> any AnyEntityTableStorage
 }

@@ -5,6 +5,7 @@ import Synchronization
 private let databaseVersionCounter = Atomic<UInt64>(0)
 
 /// A version stamp never handed out before (0 is reserved for "empty").
+@usableFromInline
 func nextDatabaseVersion() -> UInt64 {
   databaseVersionCounter.wrappingAdd(1, ordering: .relaxed).newValue
 }

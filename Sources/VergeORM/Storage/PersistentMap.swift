@@ -197,8 +197,20 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
     let count = entryCount + childCount
     return withUnsafeMutablePointerToElements { source in
       Self.make(dataMap: dataMap, nodeMap: nodeMap, entryCount: entryCount, childCount: childCount) {
-        $0.initialize(from: source, count: count)
+        Self.copySlots(to: $0, from: source, count: count)
       }
+    }
+  }
+
+  /// Copies `count` slots, one at a time, so that the copy is specialized
+  /// for the slot type (a bulk `initialize(from:count:)` goes through the
+  /// runtime's generic array copy, one value-witness call per slot).
+  @inlinable @inline(__always)
+  static func copySlots(to target: UnsafeMutablePointer<Slot>, from source: UnsafeMutablePointer<Slot>, count: Int) {
+    var index = 0
+    while index < count {
+      (target + index).initialize(to: source[index])
+      index += 1
     }
   }
 
@@ -246,9 +258,9 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
     let children = childCount
     return withUnsafeMutablePointerToElements { source in
       Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entries + 1, childCount: children) { target in
-        target.initialize(from: source, count: index)
+        Self.copySlots(to: target, from: source, count: index)
         (target + index).initialize(to: .entry(entry.key, entry.value))
-        (target + index + 1).initialize(from: source + index, count: entries - index + children)
+        Self.copySlots(to: target + index + 1, from: source + index, count: entries - index + children)
       }
     }
   }
@@ -260,8 +272,8 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
     let children = childCount
     return withUnsafeMutablePointerToElements { source in
       Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entries - 1, childCount: children) { target in
-        target.initialize(from: source, count: index)
-        (target + index).initialize(from: source + index + 1, count: entries - index - 1 + children)
+        Self.copySlots(to: target, from: source, count: index)
+        Self.copySlots(to: target + index, from: source + index + 1, count: entries - index - 1 + children)
       }
     }
   }
@@ -276,10 +288,10 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
     return withUnsafeMutablePointerToElements { source in
       Self.make(dataMap: dataMap ^ bit, nodeMap: newNodeMap, entryCount: entries - 1, childCount: children + 1) {
         target in
-        target.initialize(from: source, count: entryIndex)
-        (target + entryIndex).initialize(from: source + entryIndex + 1, count: entries - entryIndex - 1 + childIndex)
+        Self.copySlots(to: target, from: source, count: entryIndex)
+        Self.copySlots(to: target + entryIndex, from: source + entryIndex + 1, count: entries - entryIndex - 1 + childIndex)
         (target + entries - 1 + childIndex).initialize(to: .child(child))
-        (target + entries + childIndex).initialize(from: source + entries + childIndex, count: children - childIndex)
+        Self.copySlots(to: target + entries + childIndex, from: source + entries + childIndex, count: children - childIndex)
       }
     }
   }
@@ -294,11 +306,12 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
     return withUnsafeMutablePointerToElements { source in
       Self.make(dataMap: newDataMap, nodeMap: nodeMap ^ bit, entryCount: entries + 1, childCount: children - 1) {
         target in
-        target.initialize(from: source, count: entryIndex)
+        Self.copySlots(to: target, from: source, count: entryIndex)
         (target + entryIndex).initialize(to: .entry(entry.key, entry.value))
-        (target + entryIndex + 1).initialize(from: source + entryIndex, count: entries - entryIndex + childIndex)
-        (target + entries + 1 + childIndex).initialize(
-          from: source + entries + childIndex + 1, count: children - childIndex - 1)
+        Self.copySlots(to: target + entryIndex + 1, from: source + entryIndex, count: entries - entryIndex + childIndex)
+        Self.copySlots(
+          to: target + entries + 1 + childIndex, from: source + entries + childIndex + 1,
+          count: children - childIndex - 1)
       }
     }
   }
