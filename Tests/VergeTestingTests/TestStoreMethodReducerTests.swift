@@ -36,6 +36,17 @@ final class AlbumReducer: ReducerType {
     }
   }
 
+  func gatedIncrement(_ gate: Gate) -> Action<Void> {
+    .init { context in
+      await gate.wait()
+      context.commit { $0.increment() }
+    }
+  }
+
+  func refreshThroughAnother() -> Action<Int> {
+    .init { context in try await context.dispatch { $0.refresh() } }
+  }
+
   func delayedIncrement() -> Action<Void> {
     .init { context in
       try await self.clock.sleep(for: .seconds(5))
@@ -110,6 +121,59 @@ final class TestStoreMethodReducerTests: XCTestCase {
     } catch {
       XCTAssertTrue(error is CancellationError)
     }
+  }
+
+  func testTheTypeIsInferredFromTheReducer() {
+    let store = TestStore(initialState: Album(), reducer: AlbumReducer(api: .stub([])))
+    let typed: TestStore<AlbumReducer> = store
+    let inner: ReducerStore<AlbumReducer> = typed.store
+    XCTAssertEqual(inner.state.current, Album())
+    XCTAssertEqual(typed.state, Album())
+  }
+
+  // MARK: - Attribution
+
+  func testInterleavedDispatchesAreAttributedToTheirOwnDispatch() async throws {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    let gateA = Gate()
+    let gateB = Gate()
+    let firstLine: UInt = #line + 1
+    let first = store.dispatch { $0.gatedIncrement(gateA) }
+    let secondLine: UInt = #line + 1
+    let second = store.dispatch { $0.gatedIncrement(gateB) }
+    // Both run while the first one commits.
+    gateA.open()
+    try await first.value
+    gateB.open()
+    try await second.value
+    await store.finish()
+    let message = """
+      finish(): 1 mutation(s) committed but not asserted, committed by dispatch(gatedIncrement(_:)):
+        increment()
+      """
+    XCTAssertEqual(log.all, [.init(message: message, line: firstLine), .init(message: message, line: secondLine)])
+  }
+
+  func testMutationsOfANestedDispatchBelongToTheOuterOne() async throws {
+    let log = FailureLog()
+    let store = makeStore(log: log)
+    let dispatchLine: UInt = #line + 1
+    let refresh = store.dispatch { $0.refreshThroughAnother() }
+    _ = try await refresh.value
+    let line: UInt = #line + 1
+    store.commit({ $0.increment() }) { $0.count = 1 }
+    XCTAssertEqual(
+      log.all,
+      [
+        .init(
+          message: """
+            commit(increment()): 2 committed mutation(s) must be asserted with receive, or skipped with skipReceivedMutations(), first:
+              setLoading(_:) (from dispatch(refreshThroughAnother()) at TestStoreMethodReducerTests.swift:\(dispatchLine))
+              setPhotos(_:) (from dispatch(refreshThroughAnother()) at TestStoreMethodReducerTests.swift:\(dispatchLine))
+            """, line: line)
+      ])
+    await store.finish()
   }
 
   // MARK: - Failures

@@ -11,6 +11,15 @@ final class TestStoreTests: XCTestCase {
     TestStore(initialState: .init(), reducer: Gallery(api: api, clock: clock), reporter: log.reporter)
   }
 
+  func testTheTypeIsInferredFromTheReducer() async {
+    let store = TestStore(initialState: Gallery.State(), reducer: Gallery(api: .stub([]), clock: TestClock()))
+    let typed: TestStore<Gallery> = store
+    let inner: ActionStore<Gallery> = typed.store
+    XCTAssertEqual(inner.state.current, Gallery.State())
+    let _: Gallery = typed.reducer
+    await typed.finish()
+  }
+
   func testSendAndReceiveAnEffectsAction() async {
     let log = FailureLog()
     let store = makeStore(log: log)
