@@ -65,6 +65,10 @@ extension TestStore {
     let deadline = ContinuousClock.now + timeout
     while true {
       let generation = ledger.wakeup.generation
+      // Read before looking at the items: work records what it produced
+      // before it counts as ended, so when nothing ran before the look,
+      // the look saw everything.
+      let producing = backend.canProduce
       reportProblems(of: backend, file: file, line: line)
       if let received = ledger.popReceived() {
         if predicate(received.item) {
@@ -79,7 +83,7 @@ extension TestStore {
         }
         continue
       }
-      guard backend.canProduce else {
+      guard producing else {
         reporter.report("\(label): \(vocabulary.nothingRunning)", file: file, line: line)
         return
       }
