@@ -90,6 +90,34 @@ final class ScopedActionStoreTests: XCTestCase {
     XCTAssertEqual(try profile.derived(.map { $0.name.count }).value, 5)
   }
 
+  func testChangesSequenceCarriesOnlyTheFragmentsChanges() async throws {
+    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
+    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    var changes = try profile.changes.makeAsyncIterator()
+    let first = await changes.next()
+    XCTAssertEqual(first?.current.name, "")
+    parent.send(.bumpUnrelated)
+    try profile.send(.rename("Ada"))
+    let second = await changes.next()
+    XCTAssertEqual(second?.previous?.name, "")
+    XCTAssertEqual(second?.current.name, "Ada")
+  }
+
+  func testTasksBelongToTheScopeAndEndWithIt() async throws {
+    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
+    var profile: ScopedActionStore<ProfileFeature>? = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let started = Gate()
+    let task = profile?.task(key: TaskKey("wait")) {
+      started.open()
+      try await Task.sleep(for: .seconds(60))
+    }
+    await started.wait()
+    XCTAssertEqual(profile?.taskManager.count(key: TaskKey("wait")), 1)
+    profile = nil
+    let result = await task?.result
+    XCTAssertThrowsError(try result?.get()) { XCTAssertTrue($0 is CancellationError) }
+  }
+
   func testEffectsRunAndSendTheirActionsToTheScope() async throws {
     let gate = Gate()
     let parent = Store<AppState, Never>(initialState: AppState())

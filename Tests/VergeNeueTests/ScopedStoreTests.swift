@@ -1,5 +1,6 @@
 import Synchronization
 import VergeNeue
+import VergeTestSupport
 import XCTest
 
 struct Profile: Equatable, Sendable {
@@ -56,6 +57,34 @@ final class ScopedStoreTests: XCTestCase {
     XCTAssertEqual(seen.all, ["", "Grace"])
     let length = try profile.derived(.map { $0.name.count })
     XCTAssertEqual(length.value, 5)
+  }
+
+  func testChangesSequenceCarriesOnlyTheFragmentsChanges() async throws {
+    let parent = ReducerStore(initialState: AppState(), reducer: AppReducer())
+    let profile = parent.scope(\.profile, reducer: ProfileReducer())
+    var changes = try profile.changes.makeAsyncIterator()
+    let first = await changes.next()
+    XCTAssertEqual(first?.current.name, "")
+    parent.commit { $0.bumpUnrelated() }
+    try profile.commit { $0.rename("Ada") }
+    let second = await changes.next()
+    XCTAssertEqual(second?.previous?.name, "")
+    XCTAssertEqual(second?.current.name, "Ada")
+  }
+
+  func testTasksBelongToTheScopeAndEndWithIt() async throws {
+    let parent = ReducerStore(initialState: AppState(), reducer: AppReducer())
+    var profile: ScopedStore<ProfileReducer>? = parent.scope(\.profile, reducer: ProfileReducer())
+    let started = Gate()
+    let task = profile?.task(key: TaskKey("wait")) {
+      started.open()
+      try await Task.sleep(for: .seconds(60))
+    }
+    await started.wait()
+    XCTAssertEqual(profile?.taskManager.count(key: TaskKey("wait")), 1)
+    profile = nil
+    let result = await task?.result
+    XCTAssertThrowsError(try result?.get()) { XCTAssertTrue($0 is CancellationError) }
   }
 
   func testScopesOfScopes() async throws {

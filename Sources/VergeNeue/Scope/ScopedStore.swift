@@ -93,6 +93,32 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
     try follow().sinkState(dropsFirst: dropsFirst, queue: queue, receive)
   }
 
+  /// The fragment's changes as an async sequence: the current value first,
+  /// then each change of the fragment alone; see `Store.changes`.
+  ///
+  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  public var changes: ChangesSequence<State> {
+    get throws(NeueError) { try follow().changes }
+  }
+  /// Starts async work owned by this scoped store, which cancels it when it
+  /// goes away; see `Store.task(key:mode:priority:_:)`.
+  ///
+  /// - Parameters:
+  ///   - key: The line the task belongs to; unique by default.
+  ///   - mode: What to do with the tasks already under `key`.
+  ///   - priority: The task's priority.
+  ///   - operation: The work.
+  /// - Returns: The task.
+  @discardableResult
+  public func task(
+    key: TaskKey = TaskKey(),
+    mode: TaskMode = .dropCurrent,
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
+    taskManager.task(key: key, mode: mode, priority: priority, operation)
+  }
+
   /// A value derived from the fragment.
   ///
   /// - Parameter pipeline: How to compute it.
