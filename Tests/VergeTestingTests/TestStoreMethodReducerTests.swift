@@ -123,6 +123,23 @@ final class TestStoreMethodReducerTests: XCTestCase {
     }
   }
 
+  /// The README's method-reducer snippet, as written there (failures go to
+  /// `XCTFail`).
+  func testTheReadmeSnippet() async throws {
+    let store = TestStore(initialState: Album(), reducer: AlbumReducer(api: .stub(["a"])))
+
+    store.commit({ $0.increment() }) { $0.count = 1 }
+    let refresh = store.dispatch { $0.refresh() }
+    await store.receive("setLoading(_:)") { $0.isLoading = true }
+    await store.receive("setPhotos(_:)") {
+      $0.isLoading = false
+      $0.photos = ["a"]
+    }
+    let count = try await refresh.value
+    XCTAssertEqual(count, 1)
+    await store.finish()  // fails for mutations not received, at their dispatch
+  }
+
   func testTheTypeIsInferredFromTheReducer() {
     let store = TestStore(initialState: Album(), reducer: AlbumReducer(api: .stub([])))
     let typed: TestStore<AlbumReducer> = store

@@ -39,7 +39,8 @@
 ///     $0.isLoading = false
 ///     $0.photos = ["a"]
 ///   }
-///   XCTAssertEqual(try await refresh.value, 1)
+///   let count = try await refresh.value
+///   XCTAssertEqual(count, 1)
 ///   await store.finish()
 /// }
 /// ```
