@@ -54,4 +54,101 @@ final class PersistentMapTests: XCTestCase {
     XCTAssertFalse(a.contentEquals(copy))
     XCTAssertEqual(copy[3], "3")
   }
+
+  // MARK: Node layout: children first, then entries at their own alignment
+
+  func testEntriesSmallerThanAWordMatchDictionary() {
+    var rng = SplitMix64(seed: 11)
+    var map = PersistentMap<UInt8, UInt8>()
+    var reference: [UInt8: UInt8] = [:]
+    for _ in 0..<5_000 {
+      let key = UInt8.random(in: .min ... .max, using: &rng)
+      if Int.random(in: 0..<3, using: &rng) > 0 {
+        let value = UInt8.random(in: .min ... .max, using: &rng)
+        XCTAssertEqual(map.updateValue(value, forKey: key), reference.updateValue(value, forKey: key))
+      } else {
+        XCTAssertEqual(map.removeValue(forKey: key), reference.removeValue(forKey: key))
+      }
+    }
+    XCTAssertEqual(map.invariantViolations(), [])
+    XCTAssertEqual(Dictionary(uniqueKeysWithValues: map.map { ($0.key, $0.value) }), reference)
+  }
+
+  func testOverAlignedValuesKeepTheirAlignment() {
+    var map = PersistentMap<Int, SIMD4<Float>>()
+    for key in 0..<3_000 { map.updateValue(SIMD4(repeating: Float(key)), forKey: key) }
+    let copy = map
+    for key in stride(from: 0, to: 3_000, by: 7) { map.updateValue(SIMD4(repeating: -1), forKey: key) }
+    for key in stride(from: 1, to: 3_000, by: 5) { map.removeValue(forKey: key) }
+    XCTAssertEqual(map.invariantViolations(), [])
+    XCTAssertEqual(copy.invariantViolations(), [])
+    for key in 0..<3_000 {
+      XCTAssertEqual(copy[key], SIMD4(repeating: Float(key)))
+      let expected: SIMD4<Float>? =
+        key % 5 == 1 ? nil : key % 7 == 0 ? SIMD4(repeating: -1) : SIMD4(repeating: Float(key))
+      XCTAssertEqual(map[key], expected)
+    }
+  }
+
+  func testReferenceKeysAndValuesMatchDictionary() {
+    var rng = SplitMix64(seed: 3)
+    var map = PersistentMap<String, [Int]>()
+    var reference: [String: [Int]] = [:]
+    var snapshot = (map, reference)
+    for step in 0..<6_000 {
+      let key = "k\(Int.random(in: 0..<1_500, using: &rng))"
+      if Int.random(in: 0..<3, using: &rng) > 0 {
+        XCTAssertEqual(map.updateValue([step, step], forKey: key), reference.updateValue([step, step], forKey: key))
+      } else {
+        XCTAssertEqual(map.removeValue(forKey: key), reference.removeValue(forKey: key))
+      }
+      if step == 3_000 { snapshot = (map, reference) }
+    }
+    XCTAssertEqual(map.invariantViolations(), [])
+    XCTAssertEqual(Dictionary(uniqueKeysWithValues: map.map { ($0.key, $0.value) }), reference)
+    XCTAssertEqual(Dictionary(uniqueKeysWithValues: snapshot.0.map { ($0.key, $0.value) }), snapshot.1)
+  }
+
+  func testReleasingMapsReleasesEveryValueAndNode() {
+    var values: [Weak] = []
+    var nodes: [WeakNode] = []
+    do {
+      var map = PersistentMap<Int, Tracked>()
+      for key in 0..<2_000 {
+        let value = Tracked(key)
+        values.append(Weak(value))
+        map.updateValue(value, forKey: key)
+      }
+      var copy = map
+      for key in stride(from: 0, to: 2_000, by: 3) {
+        let value = Tracked(-key)
+        values.append(Weak(value))
+        copy.updateValue(value, forKey: key)
+      }
+      for key in stride(from: 1, to: 2_000, by: 4) { copy.removeValue(forKey: key) }
+      XCTAssertEqual(map[3]?.id, 3)
+      XCTAssertEqual(copy[3]?.id, -3)
+      for root in [map.root, copy.root] {
+        nodes.append(WeakNode(root))
+        nodes += root.children.map(WeakNode.init)
+      }
+    }
+    XCTAssertEqual(values.filter { $0.value != nil }.count, 0)
+    XCTAssertEqual(nodes.filter { $0.node != nil }.count, 0)
+  }
+}
+
+private final class Tracked: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+private struct Weak {
+  weak var value: Tracked?
+  init(_ value: Tracked) { self.value = value }
+}
+
+private struct WeakNode {
+  weak var node: MapNode<Int, Tracked>?
+  init(_ node: MapNode<Int, Tracked>) { self.node = node }
 }

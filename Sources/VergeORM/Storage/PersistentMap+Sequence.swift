@@ -43,8 +43,10 @@ extension PersistentMap {
     var problems: [String] = []
     var counted = 0
     func visit(_ node: MapNode<Key, Value>, shift: UInt64, prefix: UInt64, isRoot: Bool) {
+      if !node.entriesAreAligned { problems.append("entries stored off their alignment or apart from the children") }
       if shift >= MapNode<Key, Value>.maxShift {
         if node.entryCount < 2 { problems.append("collision bucket with \(node.entryCount) entries") }
+        if node.childCount != 0 { problems.append("collision bucket with \(node.childCount) children") }
         counted += node.entryCount
         return
       }
@@ -55,17 +57,17 @@ extension PersistentMap {
       let mask: UInt64 = shift == 0 ? 0 : (1 << shift) - 1
       var entryIndex = 0
       var childIndex = 0
-      for slot in 0..<32 {
+      for slot in 0...Int(MapNode<Key, Value>.slotMask) {
         let bit = UInt32(1) << UInt32(slot)
         if node.dataMap & bit != 0 {
           let hash = PersistentMap.hash(node.key(at: entryIndex))
-          if hash & mask != prefix || (hash >> shift) & 31 != UInt64(slot) {
+          if hash & mask != prefix || (hash >> shift) & MapNode<Key, Value>.slotMask != UInt64(slot) {
             problems.append("entry stored under the wrong hash slot")
           }
           entryIndex += 1
           counted += 1
         } else if node.nodeMap & bit != 0, childIndex < node.childCount {
-          visit(node.child(at: childIndex), shift: shift + 5, prefix: prefix | (UInt64(slot) << shift), isRoot: false)
+          visit(node.child(at: childIndex), shift: shift + MapNode<Key, Value>.levelBits, prefix: prefix | (UInt64(slot) << shift), isRoot: false)
           childIndex += 1
         }
       }

@@ -84,8 +84,9 @@ extension PersistentMap where Value: Equatable {
   }
 }
 
-/// The fixed part of a trie node: which of the 32 slots hold an entry or a
-/// child, and how many of each the node stores after its header.
+/// The fixed part of a trie node: which of its 32 slots (see `levelBits`)
+/// hold an entry or a child, and how many of each the node stores after its
+/// header.
 @usableFromInline
 struct MapNodeHeader {
   @usableFromInline var dataMap: UInt32
@@ -102,54 +103,98 @@ struct MapNodeHeader {
   }
 }
 
-/// One stored element of a node: an entry, or a child node.
-@usableFromInline
-enum MapSlot<Key: Hashable, Value> {
-  case entry(Key, Value)
-  case child(MapNode<Key, Value>)
-}
-
-/// A trie node: entries (positions in `dataMap`) followed by child nodes
-/// (positions in `nodeMap`), stored in the node's own allocation so a node
-/// costs one allocation and a lookup one memory access per level. Below the
-/// last hash level a node is a collision bucket: entries only, in insertion
-/// order.
+/// A trie node: its children (positions in `nodeMap`) as plain references,
+/// then its entries (positions in `dataMap`), both in the node's own
+/// allocation, so a node costs one allocation and a lookup one memory access
+/// per level. Below the last hash level a node is a collision bucket: entries
+/// only, in insertion order.
+///
+/// Keeping children and entries in two runs rather than as one run of
+/// tagged slots keeps nodes small (a full node of 32 children is 288 bytes,
+/// and entries carry no tag), lets copying retain children and copy entries
+/// without asking which slot is which, and lets teardown release children
+/// directly (entries of trivial types need no teardown at all). The storage
+/// is counted in words: `childCount` child references from its start, then
+/// `entryCount` entries from the first address after them that suits an
+/// entry's alignment. Teardown thus finds the children without the entry
+/// type's layout.
 ///
 /// A node's size is fixed: writes that add or remove a slot build a new node;
 /// writes that replace a slot mutate a uniquely referenced node in place.
 @usableFromInline
-final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<Key, Value>> {
-  @usableFromInline typealias Slot = MapSlot<Key, Value>
+final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   @usableFromInline typealias Entry = (key: Key, value: Value)
 
   deinit {
-    _ = withUnsafeMutablePointers { header, slots in
-      slots.deinitialize(count: Int(header.pointee.entryCount) + Int(header.pointee.childCount))
+    withUnsafeMutablePointers { header, words in
+      let childCount = Int(header.pointee.childCount)
+      if !(_isPOD(Key.self) && _isPOD(Value.self)) {
+        Self.entries(after: words, childCount: childCount).deinitialize(count: Int(header.pointee.entryCount))
+      }
+      // Released through `Unmanaged`, which needs no type metadata (this
+      // generic deinit is not specialized).
+      let children = UnsafeRawPointer(words)
+      var index = 0
+      while index < childCount {
+        let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+        Unmanaged<MapNode>.fromOpaque(child).release()
+        index += 1
+      }
     }
   }
 
-  /// A node of `entryCount` entries and `childCount` children whose slots
-  /// `fill` initializes, all of them.
+  /// The number of words a node of `entryCount` entries and `childCount`
+  /// children needs, padding included.
+  @inlinable @inline(__always)
+  static func wordCapacity(entryCount: Int, childCount: Int) -> Int {
+    let word = MemoryLayout<UInt>.stride
+    let padding = Swift.max(0, MemoryLayout<Entry>.alignment - MemoryLayout<UInt>.alignment)
+    let entryBytes = entryCount == 0 ? 0 : entryCount * MemoryLayout<Entry>.stride + padding
+    return childCount + (entryBytes + word - 1) / word
+  }
+
+  /// Where the entries start, given where the storage starts.
+  @inlinable @inline(__always)
+  static func entries(after words: UnsafeMutablePointer<UInt>, childCount: Int) -> UnsafeMutablePointer<Entry> {
+    UnsafeMutableRawPointer(words + childCount).alignedUp(for: Entry.self).assumingMemoryBound(to: Entry.self)
+  }
+
+  /// A node of `entryCount` entries and `childCount` children whose storage
+  /// `fill` initializes, all of it: the entries through its first pointer,
+  /// the children through its second.
   @inlinable
   static func make(
     dataMap: UInt32, nodeMap: UInt32, entryCount: Int, childCount: Int,
-    _ fill: (UnsafeMutablePointer<Slot>) -> Void
+    _ fill: (UnsafeMutablePointer<Entry>, UnsafeMutablePointer<MapNode>) -> Void
   ) -> MapNode {
-    let buffer = create(minimumCapacity: entryCount + childCount) { _ in
+    let buffer = create(minimumCapacity: wordCapacity(entryCount: entryCount, childCount: childCount)) { _ in
       MapNodeHeader(dataMap: dataMap, nodeMap: nodeMap, entryCount: entryCount, childCount: childCount)
     }
     let node = unsafeDowncast(buffer, to: MapNode.self)
-    node.withUnsafeMutablePointerToElements { fill($0) }
+    node.withUnsafeMutablePointerToElements { words in
+      let children = UnsafeMutableRawPointer(words).bindMemory(to: MapNode.self, capacity: childCount)
+      let entries = UnsafeMutableRawPointer(words + childCount).alignedUp(for: Entry.self)
+        .bindMemory(to: Entry.self, capacity: entryCount)
+      fill(entries, children)
+    }
     return node
   }
 
   @inlinable
   static func empty() -> MapNode {
-    make(dataMap: 0, nodeMap: 0, entryCount: 0, childCount: 0) { _ in }
+    make(dataMap: 0, nodeMap: 0, entryCount: 0, childCount: 0) { _, _ in }
   }
 
   @inlinable
   static var maxShift: UInt64 { 64 }
+
+  /// Hash bits used per level: each node has up to 2^levelBits slots.
+  @inlinable
+  static var levelBits: UInt64 { 5 }
+
+  /// The slot of `hash` at a level is `(hash >> shift) & slotMask`.
+  @inlinable
+  static var slotMask: UInt64 { (1 << levelBits) - 1 }
 
   /// The header, read through its pointer (no dynamic exclusivity check).
   @inlinable var fields: MapNodeHeader { withUnsafeMutablePointerToHeader { $0.pointee } }
@@ -159,27 +204,33 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   @inlinable var entryCount: Int { Int(fields.entryCount) }
   @inlinable var childCount: Int { Int(fields.childCount) }
 
+  /// Runs `body` with the entries and the children.
+  @inlinable @inline(__always)
+  func withParts<Result>(
+    _ body: (UnsafeMutablePointer<Entry>, UnsafeMutablePointer<MapNode>) -> Result
+  ) -> Result {
+    let childCount = self.childCount
+    return withUnsafeMutablePointerToElements { words in
+      body(
+        Self.entries(after: words, childCount: childCount),
+        UnsafeMutableRawPointer(words).assumingMemoryBound(to: MapNode.self))
+    }
+  }
+
   @inlinable
   func entry(at index: Int) -> Entry {
-    withUnsafeMutablePointerToElements { slots in
-      guard case .entry(let key, let value) = slots[index] else { preconditionFailure("not an entry") }
-      return (key, value)
-    }
+    withParts { entries, _ in entries[index] }
   }
 
   @inlinable
   func key(at index: Int) -> Key {
-    withUnsafeMutablePointerToElements { slots in
-      guard case .entry(let key, _) = slots[index] else { preconditionFailure("not an entry") }
-      return key
-    }
+    withParts { entries, _ in entries[index].key }
   }
 
   @inlinable
   func child(at index: Int) -> MapNode {
-    withUnsafeMutablePointerToElements { slots in
-      guard case .child(let node) = slots[entryCount + index] else { preconditionFailure("not a child") }
-      return node
+    withUnsafeMutablePointerToElements { words in
+      UnsafeMutableRawPointer(words).assumingMemoryBound(to: MapNode.self)[index]
     }
   }
 
@@ -191,22 +242,36 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   @inlinable
   var children: [MapNode] { (0..<childCount).map { child(at: $0) } }
 
+  /// Whether the entries start on a boundary that suits their alignment,
+  /// right after the children, for checks and tests.
+  var entriesAreAligned: Bool {
+    withUnsafeMutablePointerToElements { words in
+      let entries = Int(bitPattern: Self.entries(after: words, childCount: childCount))
+      let end = Int(bitPattern: words + childCount)
+      return entries % MemoryLayout<Entry>.alignment == 0 && entries - end < MemoryLayout<Entry>.alignment
+    }
+  }
+
   /// A copy sharing the entries' values and the children.
   @inlinable
   func copy() -> MapNode {
-    let count = entryCount + childCount
-    return withUnsafeMutablePointerToElements { source in
-      Self.make(dataMap: dataMap, nodeMap: nodeMap, entryCount: entryCount, childCount: childCount) {
-        Self.copySlots(to: $0, from: source, count: count)
+    let header = fields
+    let entryCount = Int(header.entryCount)
+    let childCount = Int(header.childCount)
+    return withParts { entries, children in
+      Self.make(dataMap: header.dataMap, nodeMap: header.nodeMap, entryCount: entryCount, childCount: childCount) {
+        newEntries, newChildren in
+        Self.copy(entryCount, from: entries, to: newEntries)
+        Self.copy(childCount, from: children, to: newChildren)
       }
     }
   }
 
-  /// Copies `count` slots, one at a time, so that the copy is specialized
-  /// for the slot type (a bulk `initialize(from:count:)` goes through the
-  /// runtime's generic array copy, one value-witness call per slot).
+  /// Copies `count` elements, one at a time, so that the copy is specialized
+  /// for the element type (a bulk `initialize(from:count:)` can go through
+  /// the runtime's generic array copy).
   @inlinable @inline(__always)
-  static func copySlots(to target: UnsafeMutablePointer<Slot>, from source: UnsafeMutablePointer<Slot>, count: Int) {
+  static func copy<Element>(_ count: Int, from source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>) {
     var index = 0
     while index < count {
       (target + index).initialize(to: source[index])
@@ -216,7 +281,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
 
   @inlinable @inline(__always)
   static func bit(_ hash: UInt64, _ shift: UInt64) -> UInt32 {
-    1 << UInt32(truncatingIfNeeded: (hash >> shift) & 31)
+    1 << UInt32(truncatingIfNeeded: (hash >> shift) & slotMask)
   }
 
   @inlinable @inline(__always)
@@ -245,7 +310,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
       }
       guard header.nodeMap & bit != 0 else { return nil }
       node = node.child(at: Self.position(header.nodeMap, bit))
-      shift += 5
+      shift += Self.levelBits
     }
   }
 
@@ -254,13 +319,15 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   /// This node with `entry` added at entry position `index`.
   @inlinable
   func inserting(_ entry: Entry, at index: Int, dataMap newDataMap: UInt32) -> MapNode {
-    let entries = entryCount
-    let children = childCount
-    return withUnsafeMutablePointerToElements { source in
-      Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entries + 1, childCount: children) { target in
-        Self.copySlots(to: target, from: source, count: index)
-        (target + index).initialize(to: .entry(entry.key, entry.value))
-        Self.copySlots(to: target + index + 1, from: source + index, count: entries - index + children)
+    let entryCount = self.entryCount
+    let childCount = self.childCount
+    return withParts { entries, children in
+      Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entryCount + 1, childCount: childCount) {
+        newEntries, newChildren in
+        Self.copy(index, from: entries, to: newEntries)
+        (newEntries + index).initialize(to: entry)
+        Self.copy(entryCount - index, from: entries + index, to: newEntries + index + 1)
+        Self.copy(childCount, from: children, to: newChildren)
       }
     }
   }
@@ -268,12 +335,14 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   /// This node without the entry at `index`.
   @inlinable
   func removing(entryAt index: Int, dataMap newDataMap: UInt32) -> MapNode {
-    let entries = entryCount
-    let children = childCount
-    return withUnsafeMutablePointerToElements { source in
-      Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entries - 1, childCount: children) { target in
-        Self.copySlots(to: target, from: source, count: index)
-        Self.copySlots(to: target + index, from: source + index + 1, count: entries - index - 1 + children)
+    let entryCount = self.entryCount
+    let childCount = self.childCount
+    return withParts { entries, children in
+      Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entryCount - 1, childCount: childCount) {
+        newEntries, newChildren in
+        Self.copy(index, from: entries, to: newEntries)
+        Self.copy(entryCount - index - 1, from: entries + index + 1, to: newEntries + index)
+        Self.copy(childCount, from: children, to: newChildren)
       }
     }
   }
@@ -281,17 +350,18 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   /// This node with the entry at `entryIndex` replaced by `child` under `bit`.
   @inlinable
   func replacing(entryAt entryIndex: Int, with child: MapNode, bit: UInt32) -> MapNode {
-    let entries = entryCount
-    let children = childCount
+    let entryCount = self.entryCount
+    let childCount = self.childCount
     let newNodeMap = nodeMap | bit
     let childIndex = Self.position(newNodeMap, bit)
-    return withUnsafeMutablePointerToElements { source in
-      Self.make(dataMap: dataMap ^ bit, nodeMap: newNodeMap, entryCount: entries - 1, childCount: children + 1) {
-        target in
-        Self.copySlots(to: target, from: source, count: entryIndex)
-        Self.copySlots(to: target + entryIndex, from: source + entryIndex + 1, count: entries - entryIndex - 1 + childIndex)
-        (target + entries - 1 + childIndex).initialize(to: .child(child))
-        Self.copySlots(to: target + entries + childIndex, from: source + entries + childIndex, count: children - childIndex)
+    return withParts { entries, children in
+      Self.make(dataMap: dataMap ^ bit, nodeMap: newNodeMap, entryCount: entryCount - 1, childCount: childCount + 1) {
+        newEntries, newChildren in
+        Self.copy(entryIndex, from: entries, to: newEntries)
+        Self.copy(entryCount - entryIndex - 1, from: entries + entryIndex + 1, to: newEntries + entryIndex)
+        Self.copy(childIndex, from: children, to: newChildren)
+        (newChildren + childIndex).initialize(to: child)
+        Self.copy(childCount - childIndex, from: children + childIndex, to: newChildren + childIndex + 1)
       }
     }
   }
@@ -299,19 +369,18 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   /// This node with the child at `childIndex` replaced by `entry` under `bit`.
   @inlinable
   func replacing(childAt childIndex: Int, with entry: Entry, bit: UInt32) -> MapNode {
-    let entries = entryCount
-    let children = childCount
+    let entryCount = self.entryCount
+    let childCount = self.childCount
     let newDataMap = dataMap | bit
     let entryIndex = Self.position(newDataMap, bit)
-    return withUnsafeMutablePointerToElements { source in
-      Self.make(dataMap: newDataMap, nodeMap: nodeMap ^ bit, entryCount: entries + 1, childCount: children - 1) {
-        target in
-        Self.copySlots(to: target, from: source, count: entryIndex)
-        (target + entryIndex).initialize(to: .entry(entry.key, entry.value))
-        Self.copySlots(to: target + entryIndex + 1, from: source + entryIndex, count: entries - entryIndex + childIndex)
-        Self.copySlots(
-          to: target + entries + 1 + childIndex, from: source + entries + childIndex + 1,
-          count: children - childIndex - 1)
+    return withParts { entries, children in
+      Self.make(dataMap: newDataMap, nodeMap: nodeMap ^ bit, entryCount: entryCount + 1, childCount: childCount - 1) {
+        newEntries, newChildren in
+        Self.copy(entryIndex, from: entries, to: newEntries)
+        (newEntries + entryIndex).initialize(to: entry)
+        Self.copy(entryCount - entryIndex, from: entries + entryIndex, to: newEntries + entryIndex + 1)
+        Self.copy(childIndex, from: children, to: newChildren)
+        Self.copy(childCount - childIndex - 1, from: children + childIndex + 1, to: newChildren + childIndex)
       }
     }
   }
@@ -320,10 +389,10 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   /// uniquely referenced); returns the old value.
   @inlinable
   func replaceValue(at index: Int, with value: Value) -> Value {
-    withUnsafeMutablePointerToElements { slots in
-      guard case .entry(let key, let old) = (slots + index).move() else { preconditionFailure("not an entry") }
-      (slots + index).initialize(to: .entry(key, value))
-      return old
+    withParts { entries, _ in
+      var value = value
+      swap(&entries[index].value, &value)
+      return value
     }
   }
 
@@ -332,11 +401,11 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   /// else shares it.
   @inlinable
   func withChild<Result>(at index: Int, _ body: (inout MapNode) -> Result) -> Result {
-    withUnsafeMutablePointerToElements { slots in
-      let slot = slots + entryCount + index
-      guard case .child(var node) = slot.move() else { preconditionFailure("not a child") }
+    withParts { _, children in
+      let slot = children + index
+      var node = slot.move()
       let result = body(&node)
-      slot.initialize(to: .child(node))
+      slot.initialize(to: node)
       return result
     }
   }
@@ -362,14 +431,14 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
         if !isKnownUniquelyReferenced(&node) { node = node.copy() }
         return node.replaceValue(at: index, with: value)
       }
-      let child = pair(existing, PersistentMap<Key, Value>.hash(existing.key), (key, value), hash, shift: shift + 5)
+      let child = pair(existing, PersistentMap<Key, Value>.hash(existing.key), (key, value), hash, shift: shift + Self.levelBits)
       node = node.replacing(entryAt: index, with: child, bit: bit)
       return nil
     }
     if header.nodeMap & bit != 0 {
       if !isKnownUniquelyReferenced(&node) { node = node.copy() }
       return node.withChild(at: position(header.nodeMap, bit)) { child in
-        insert(&child, key: key, value: value, hash: hash, shift: shift + 5)
+        insert(&child, key: key, value: value, hash: hash, shift: shift + Self.levelBits)
       }
     }
     let newDataMap = header.dataMap | bit
@@ -381,21 +450,23 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
   @inlinable
   static func pair(_ a: Entry, _ hashA: UInt64, _ b: Entry, _ hashB: UInt64, shift: UInt64) -> MapNode {
     if shift >= maxShift {
-      return make(dataMap: 0, nodeMap: 0, entryCount: 2, childCount: 0) {
-        $0.initialize(to: .entry(a.key, a.value))
-        ($0 + 1).initialize(to: .entry(b.key, b.value))
+      return make(dataMap: 0, nodeMap: 0, entryCount: 2, childCount: 0) { entries, _ in
+        entries.initialize(to: a)
+        (entries + 1).initialize(to: b)
       }
     }
     let bitA = bit(hashA, shift)
     let bitB = bit(hashB, shift)
     if bitA == bitB {
-      let child = pair(a, hashA, b, hashB, shift: shift + 5)
-      return make(dataMap: 0, nodeMap: bitA, entryCount: 0, childCount: 1) { $0.initialize(to: .child(child)) }
+      let child = pair(a, hashA, b, hashB, shift: shift + Self.levelBits)
+      return make(dataMap: 0, nodeMap: bitA, entryCount: 0, childCount: 1) { _, children in
+        children.initialize(to: child)
+      }
     }
     let (first, second) = bitA < bitB ? (a, b) : (b, a)
-    return make(dataMap: bitA | bitB, nodeMap: 0, entryCount: 2, childCount: 0) {
-      $0.initialize(to: .entry(first.key, first.value))
-      ($0 + 1).initialize(to: .entry(second.key, second.value))
+    return make(dataMap: bitA | bitB, nodeMap: 0, entryCount: 2, childCount: 0) { entries, _ in
+      entries.initialize(to: first)
+      (entries + 1).initialize(to: second)
     }
   }
 
@@ -421,7 +492,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
     if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     let index = position(header.nodeMap, bit)
     let (old, inlined): (Value?, Entry?) = node.withChild(at: index) { child in
-      let old = remove(&child, key: key, hash: hash, shift: shift + 5)
+      let old = remove(&child, key: key, hash: hash, shift: shift + Self.levelBits)
       // Keep the trie canonical: a child left with a single entry is inlined.
       let inlined = child.childCount == 0 && child.entryCount == 1 ? child.entry(at: 0) : nil
       return (old, inlined)
@@ -452,7 +523,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, MapSlot<
       let b = other.entry(at: index)
       if a.key != b.key || a.value != b.value { return false }
     }
-    for index in 0..<childCount where !child(at: index).structurallyEquals(other.child(at: index), shift: shift + 5) {
+    for index in 0..<childCount where !child(at: index).structurallyEquals(other.child(at: index), shift: shift + Self.levelBits) {
       return false
     }
     return true
