@@ -21,7 +21,7 @@ extension DatabaseType {
   /// - Returns: The closure's result and what the batch inserted, updated and
   ///   deleted, per table.
   /// - Throws: What `body` threw.
-  /// - Complexity: O(k log₃₂ N) for k entities written in tables of N, also
+  /// - Complexity: O(k log₁₆ N) for k entities written in tables of N, also
   ///   while earlier copies of the database are held elsewhere.
   @inlinable
   @discardableResult

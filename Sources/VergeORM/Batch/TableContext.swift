@@ -32,7 +32,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///
   /// - Parameter entity: The entity.
   /// - Returns: The entity inserted.
-  /// - Complexity: O(log₃₂ n).
+  /// - Complexity: O(log₁₆ n).
   @inlinable
   @discardableResult
   public func insert(_ entity: Entity) -> Entity {
@@ -48,7 +48,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///
   /// - Parameter entities: The entities.
   /// - Returns: The entities inserted, in order.
-  /// - Complexity: O(k log₃₂ n) for k entities.
+  /// - Complexity: O(k log₁₆ n) for k entities.
   @inlinable
   @discardableResult
   public func insert<Entities: Sequence<Entity>>(_ entities: Entities) -> [Entity] {
@@ -75,7 +75,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   /// - Throws: `DatabaseError.entityNotFound` when there is no such entity,
   ///   `DatabaseError.entityIDChanged` when `body` changed the ID; the table
   ///   is then unchanged.
-  /// - Complexity: O(log₃₂ n).
+  /// - Complexity: O(log₁₆ n).
   @inlinable
   @discardableResult
   public func update(_ id: Entity.EntityID, _ body: (inout Entity) -> Void) throws(DatabaseError) -> Entity {
@@ -98,7 +98,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///
   /// - Parameter id: The entity's ID.
   /// - Returns: The deleted entity, or `nil` when there was none.
-  /// - Complexity: O(log₃₂ n), plus the indexes that hold this entity type.
+  /// - Complexity: O(log₁₆ n), plus the indexes that hold this entity type.
   @discardableResult
   public func delete(_ id: Entity.EntityID) -> Entity? {
     delete([id]).first
@@ -109,7 +109,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   ///
   /// - Parameter ids: The IDs.
   /// - Returns: The deleted entities.
-  /// - Complexity: O(k log₃₂ n) for k IDs, plus one pass over each index that
+  /// - Complexity: O(k log₁₆ n) for k IDs, plus one pass over each index that
   ///   holds this entity type.
   @discardableResult
   public func delete<IDs: Sequence<EntityIdentifier<Entity>>>(_ ids: IDs) -> [Entity] {

@@ -20,7 +20,7 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   ///
   /// - Parameter id: The entity's ID.
   /// - Returns: The entity, or `nil` when there is none.
-  /// - Complexity: O(log₃₂ n), effectively O(1).
+  /// - Complexity: O(log₁₆ n), effectively O(1).
   @inlinable
   public func find(by id: Entity.EntityID) -> Entity? {
     storage.entities[id]
@@ -30,7 +30,7 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   ///
   /// - Parameter ids: The IDs, for example an `OrderedIDIndex`.
   /// - Returns: The entities found.
-  /// - Complexity: O(k log₃₂ n) for k IDs.
+  /// - Complexity: O(k log₁₆ n) for k IDs.
   @inlinable
   public func find<IDs: Sequence<EntityIdentifier<Entity>>>(in ids: IDs) -> [Entity] {
     ids.compactMap { storage.entities[$0] }

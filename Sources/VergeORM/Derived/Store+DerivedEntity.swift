@@ -13,7 +13,7 @@ extension Store {
   /// - Returns: The derived entity.
   /// - Complexity: Per commit, O(1) when the entity's table was not touched
   ///   or the batch that touched it did not touch this entity; otherwise one
-  ///   O(log₃₂ n) lookup and one comparison.
+  ///   O(log₁₆ n) lookup and one comparison.
   @inlinable
   public func derivedEntity<Database: DatabaseType, Entity: EntityType>(
     _ id: Entity.EntityID,
@@ -68,7 +68,7 @@ extension Store {
   ///   - index: The ordered index, in the database's `Indexes`.
   /// - Returns: The derived entities.
   /// - Complexity: Per commit, O(1) when neither the index nor the entity
-  ///   table was touched; otherwise O(k log₃₂ n) for k IDs in the index.
+  ///   table was touched; otherwise O(k log₁₆ n) for k IDs in the index.
   public func derivedEntities<Database: DatabaseType, Entity: EntityType>(
     in database: KeyPath<State, Database> & Sendable,
     orderedBy index: KeyPath<Database.Indexes, IndexKey<OrderedIDIndex<Entity>>> & Sendable

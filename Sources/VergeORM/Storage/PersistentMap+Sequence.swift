@@ -53,6 +53,9 @@ extension PersistentMap {
       if node.dataMap.nonzeroBitCount != node.entryCount { problems.append("dataMap does not match entries") }
       if node.nodeMap.nonzeroBitCount != node.childCount { problems.append("nodeMap does not match children") }
       if node.dataMap & node.nodeMap != 0 { problems.append("a slot is both entry and child") }
+      if UInt64(node.dataMap | node.nodeMap) >> (MapNode<Key, Value>.slotMask + 1) != 0 {
+        problems.append("a slot beyond the node's \(MapNode<Key, Value>.slotMask + 1) slots")
+      }
       if !isRoot && (node.childCount == 0) && node.entryCount < 2 { problems.append("non-canonical child node") }
       let mask: UInt64 = shift == 0 ? 0 : (1 << shift) - 1
       var entryIndex = 0
