@@ -102,6 +102,7 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   public var changes: ChangesSequence<State> {
     get throws(NeueError) { try follower.follow(anchor).changes }
   }
+
   /// Starts async work owned by this scoped store, which cancels it when it
   /// goes away; see `Store.task(key:mode:priority:_:)`.
   ///

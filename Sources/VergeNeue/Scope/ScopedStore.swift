@@ -100,6 +100,7 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
   public var changes: ChangesSequence<State> {
     get throws(NeueError) { try follow().changes }
   }
+
   /// Starts async work owned by this scoped store, which cancels it when it
   /// goes away; see `Store.task(key:mode:priority:_:)`.
   ///
