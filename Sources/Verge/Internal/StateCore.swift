@@ -227,6 +227,25 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         return result!
       }
     }
+    return try commitThenDrain(trace: trace(), countAfter: countAfter, body)
+  }
+
+  /// Whether anyone receives values, read without the lock (a hint: a
+  /// subscriber may come or go right after).
+  @inlinable
+  var mayHaveValueSubscribers: Bool {
+    hasValueSubscribers.load(ordering: .relaxed)
+  }
+
+  /// Mutates the value in place under the lock, then delivers what was
+  /// queued; `commit` without its fast path for subscribers. Small, so that
+  /// a caller that found no subscriber can have it inlined.
+  @inlinable @inline(__always)
+  func commitThenDrain<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: UnsafeMutablePointer<UInt64>?,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     var notify = false
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
       let (result, changed, previous) = try apply(&storage, trace: trace, body)

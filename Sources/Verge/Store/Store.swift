@@ -168,7 +168,13 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   ) -> (result: Result, changeCount: UInt64) {
     var count: UInt64 = 0
     let result = withUnsafeMutablePointer(to: &count) { count in
-      core.commit(trace: trace(), countAfter: count, body)
+      // With no subscriber, the plain locked commit, inlined here: the
+      // general one is too large to be inlined into a library's reducer.
+      // (A subscriber added meanwhile is still served: the plain commit
+      // queues and delivers the change.)
+      core.mayHaveValueSubscribers
+        ? core.commit(trace: trace(), countAfter: count, body)
+        : core.commitThenDrain(trace: trace(), countAfter: count, body)
     }
     return (result, count)
   }
