@@ -68,4 +68,23 @@ final class GettingStartedTests: XCTestCase {
     XCTAssertEqual(methods.state.count, 1)
     XCTAssertEqual(actions.state.count, 1)
   }
+
+  func testAMiddlewareThatKeepsItsStep() async {
+    let slowDecrements = Middleware<CounterActions.Action, Counter>(name: "slow decrements") { step in
+      guard case .decrement = step.message else {
+        step.next()
+        return
+      }
+      let later = step.keep()  // a step that may outlive this call
+      Task {
+        try await Task.sleep(for: .milliseconds(10))
+        later.next()
+      }
+    }
+    let slow = ActionStore(initialState: Counter(), reducer: CounterActions(), middlewares: [slowDecrements])
+    slow.send(.increment)
+    XCTAssertEqual(slow.state.count, 1)
+    await slow.send(.decrement).finish()  // finishes once the kept step is gone
+    XCTAssertEqual(slow.state.count, 0)
+  }
 }

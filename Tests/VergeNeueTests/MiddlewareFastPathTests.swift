@@ -1,3 +1,4 @@
+import Foundation
 import VergeNeue
 import VergeTestSupport
 import XCTest
@@ -9,10 +10,10 @@ final class MiddlewareFastPathTests: XCTestCase {
   typealias State = CounterFeature.State
 
   func testAKeptStepPassesLaterAndLaterSendsStillPass() {
-    let kept = Collected<MiddlewareStep<Action, State>>()
+    let kept = Collected<KeptMiddlewareStep<Action, State>>()
     let holdAdds = Middleware<Action, State>(name: "hold adds") { step in
       if case .add = step.message {
-        kept.append(step)
+        kept.append(step.keep())
       } else {
         step.next()
       }
@@ -67,8 +68,8 @@ final class MiddlewareFastPathTests: XCTestCase {
   }
 
   func testAStepKeptPastTheStoreReducesNothing() {
-    let kept = Collected<MiddlewareStep<Action, State>>()
-    let hold = Middleware<Action, State>(name: "hold") { step in kept.append(step) }
+    let kept = Collected<KeptMiddlewareStep<Action, State>>()
+    let hold = Middleware<Action, State>(name: "hold") { step in kept.append(step.keep()) }
     var store: ActionStore<CounterFeature>? = ActionStore(
       initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [hold])
     store?.send(.increment)
@@ -111,9 +112,9 @@ final class MiddlewareFastPathTests: XCTestCase {
   /// A step kept and passed on another thread reads the store there: it
   /// sees commits made since the dispatch, and its reduction.
   func testAKeptStepPassedOnAnotherThreadSeesTheCurrentState() async {
-    let kept = Collected<MiddlewareStep<Action, State>>()
+    let kept = Collected<KeptMiddlewareStep<Action, State>>()
     let hold = Middleware<Action, State>(name: "hold adds") { step in
-      if case .add = step.message { kept.append(step) } else { step.next() }
+      if case .add = step.message { kept.append(step.keep()) } else { step.next() }
     }
     let store = ActionStore(initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [hold])
     store.send(.add(5))
@@ -125,5 +126,90 @@ final class MiddlewareFastPathTests: XCTestCase {
     XCTAssertEqual(after, 16)
     XCTAssertEqual(store.state.count, 16)
   }
+
+  /// A middleware that keeps a step and lets it go within its call leaves
+  /// nothing kept: the dispatch ends as usual and awaits the effects it
+  /// started, and the next sends pass.
+  func testAStepKeptAndLetGoWithinTheCallEndsTheDispatch() async {
+    let gate = Gate()
+    let keepBriefly = Middleware<Action, State>(name: "keep briefly") { step in
+      let copy = step.keep()
+      XCTAssertEqual(copy.message, step.message)
+      step.next()
+    }
+    let store = ActionStore(initialState: State(), reducer: CounterFeature(gate: gate), middlewares: [keepBriefly])
+    let task = store.send(.startSteps)
+    gate.open()
+    await task.finish()
+    XCTAssertEqual(store.state.log, ["step 1", "step 2"])
+    store.send(.increment)
+    XCTAssertEqual(store.state.count, 1)
+  }
+
+  /// A plain-data state stays cached between dispatches; a commit made
+  /// outside the pipeline in between, here or on another thread, must show
+  /// in the next dispatch's `stateBefore` and in what `next()` returns.
+  func testAPlainDataStateChangedBetweenDispatchesShowsInTheNext() {
+    let seen = Collected<String>()
+    let watch = Middleware<Tally.Action, Tally.State>(name: "watch") { step in
+      let after = step.next()
+      seen.append("\(step.stateBefore.count) -> \(after?.count ?? -1)")
+    }
+    let store = ActionStore(initialState: Tally.State(), reducer: Tally(), middlewares: [watch, .passThrough])
+    store.send(.add(1))
+    store.core.commit { $0.count += 10 }
+    store.send(.add(1))
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      store.core.commit { $0.count += 100 }
+      done.signal()
+    }.start()
+    done.wait()
+    store.send(.add(1))
+    XCTAssertEqual(seen.all, ["0 -> 1", "11 -> 12", "112 -> 113"])
+  }
+
+  /// A state holding references is not kept past a dispatch: the next
+  /// commit mutates its array in place instead of copying it.
+  func testAStateWithStorageIsNotKeptPastADispatch() {
+    let store = ActionStore(
+      initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [.passThrough, .passThrough])
+    store.send(.note("first"))
+    let copied = store.core.commit { ref in
+      ref.modify { state -> Bool in
+        let before = state.log.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        state.log[0] = "changed"
+        let after = state.log.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        return before != after
+      }
+    }
+    XCTAssertFalse(copied, "a copy of the state outlived the dispatch")
+  }
 }
 
+/// A reducer whose state is plain data (no references), which the
+/// specialized pipeline keeps cached between dispatches.
+struct Tally: ActionReducer {
+  struct State: Equatable, Sendable {
+    var count = 0
+  }
+
+  enum Action: Sendable, Equatable {
+    case add(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let amount):
+      state.count += amount
+      return .none
+    }
+  }
+}
+
+extension Middleware {
+  /// A middleware that passes every message on unchanged.
+  static var passThrough: Middleware {
+    Middleware(name: "pass") { step in step.next() }
+  }
+}

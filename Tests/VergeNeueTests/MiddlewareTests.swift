@@ -48,9 +48,10 @@ final class MiddlewareTests: XCTestCase {
   func testMiddlewareDelaysAnAction() async {
     let release = Gate()
     let delay = Middleware<Action, State>(name: "delay") { step in
+      let later = step.keep()
       Task {
         await release.wait()
-        step.next()
+        later.next()
       }
     }
     let store = ActionStore(initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [delay])
@@ -88,9 +89,10 @@ final class MiddlewareTests: XCTestCase {
         step.next()
         return
       }
+      let later = step.keep()
       Task {
         await release.wait()
-        step.next()
+        later.next()
       }
     }
     let store = ReducerStore(

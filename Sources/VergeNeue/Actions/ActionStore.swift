@@ -120,11 +120,15 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
         Unmanaged.passUnretained(run.driver)._withUnsafeGuaranteedRef { $0.forward(action, 0, run) }
       }
       engine.stepCache.end()
-      guard isKnownUniquelyReferenced(&slot.value) else {
-        // A middleware kept its step (to delay the action, or just to hold
-        // it): the run leaves the slot and resolves its ticket once the
-        // last step is gone.
-        return slot.take().unsafelyUnwrapped.escape()
+      if run._withUnsafeGuaranteedRef({ $0.kept.load(ordering: .relaxed) }) {
+        guard isKnownUniquelyReferenced(&slot.value) else {
+          // A middleware kept a step (to delay the action, or just to hold
+          // it): the run leaves the slot and resolves its ticket once the
+          // last kept step is gone.
+          return slot.take().unsafelyUnwrapped.escape()
+        }
+        // Every kept step is already gone: the run stays for reuse.
+        run._withUnsafeGuaranteedRef { $0.kept.store(false, ordering: .relaxed) }
       }
       return run._withUnsafeGuaranteedRef { $0.finishInPlace() }
     }
@@ -139,48 +143,13 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     return ChainRun(driver: driver)
   }
 
-  /// Forms the specialized pipeline: its closures are compiled here, in the
+  /// Forms the specialized pipeline: its closure is compiled here, in the
   /// caller's module.
   @inlinable
   func makeDriver() -> ChainDriver<Action, State> {
-    let middlewares = engine.middlewares
-    let core = core
-    let feature = engine.feature
-    let engine = engine
-    // Each step reads the state before and after it; while nothing else
-    // changes the store, the cache answers without the store's lock.
-    let cache = engine.stepCache
-    // Called through unmanaged references, which `middlewares` keeps
-    // alive: this spares retaining and releasing each handler per step.
-    let handlers = middlewares.map { Unmanaged.passUnretained($0.handler) }
+    let pipeline = ActionPipeline(core: core, engine: engine)
     return ChainDriver(
-      forward: { [weak engine] message, index, run in
-        if index < handlers.count {
-          let step = MiddlewareStep(message: message, stateBefore: cache.read(core), index: index, run: run)
-          withExtendedLifetime(middlewares) {
-            handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
-          }
-          return cache.read(core)
-        }
-        // A step kept past the store's end reduces nothing.
-        guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
-        var effect = Effect<Action>.none
-        // The trace is formed only if a commit middleware asks: describing
-        // an action is costly.
-        let (after, count) = core._countedCommit(
-          trace: CommitTrace(name: "\(message)", file: #fileID, function: #function, line: #line)
-        ) { ref in
-          ref.modify { state -> State in
-            effect = feature.reduce(into: &state, action: message)
-            return state
-          }
-        }
-        cache.remember(after, count: count)
-        if !effect.items.isEmpty, let engine {
-          run.add(engine.startEffects(effect, origin: message))
-        }
-        return after
-      },
+      forward: { message, index, run in pipeline.forward(message, index, run) },
       restart: { [weak engine] message in engine?.sendFromMiddleware(message) })
   }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// closures are compiled in the module that uses the store, specialized for
 /// the concrete action and state types; the general path
 /// (`MiddlewareChain`) forms one per dispatch. A step carries the dispatch's
-/// `ChainRun` and its position, so passing a message on forms no closure.
+/// `ChainRun` (unretained) and its position, so passing a message on forms
+/// no closure and counts no reference.
 @usableFromInline
 final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// Runs `message` from middleware `index` on (the reducer past the last
@@ -36,8 +37,9 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
 /// pipeline, also where the dispatch's effects are recorded.
 ///
 /// A run that no step outlived is reused for the next dispatch. A run that
-/// a middleware kept (to delay or drop the message) gets a ticket, which it
-/// resolves when the last step holding it is gone, like `TicketResolver`.
+/// a middleware kept a step of (`MiddlewareStep.keep()`, to delay the
+/// message) gets a ticket, which it resolves when the last kept step is
+/// gone, like `TicketResolver`.
 @usableFromInline
 final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// The pipeline the run goes through.
@@ -51,6 +53,10 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   private let state = SharedLock(Record())
   /// Whether `add` recorded anything since the run was last finished.
   @usableFromInline let recorded = Atomic<Bool>(false)
+  /// Whether a middleware kept a step of this run since it was last
+  /// finished. Set only during the synchronous dispatch (a step can be kept
+  /// only while it is borrowed), so the dispatching thread sees it after.
+  @usableFromInline let kept = Atomic<Bool>(false)
 
   @usableFromInline
   init(driver: ChainDriver<Message, State>) {
@@ -60,6 +66,19 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   deinit {
     let ticket = state.withLock { $0.ticket }
     ticket?.resolve()
+  }
+
+  /// Passes `message` to the middleware after `index` or, past the last
+  /// one, to the reducer.
+  @inlinable
+  func pass(_ message: Message, after index: Int) -> State? {
+    // The run keeps its driver alive.
+    Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { $0.forward(message, index &+ 1, self) }
+  }
+
+  /// Notes that a step of this run was kept (see `kept`).
+  func markKept() {
+    kept.store(true, ordering: .relaxed)
   }
 
   /// Records the effect tasks a reduction of this dispatch started.

@@ -3,7 +3,7 @@
 /// the reducer, with the state before and after it.
 ///
 /// A middleware decides what happens to the message through the
-/// `MiddlewareStep` it receives:
+/// `MiddlewareStep` it borrows:
 ///
 /// ```swift
 /// let audit = Middleware<CounterAction, Counter>(name: "audit") { step in
@@ -15,7 +15,8 @@
 ///
 /// - Pass it on: `step.next()`, or `step.next(other)` to transform it.
 /// - Drop it: return without calling `next`.
-/// - Delay it: keep `step` and call `next` later, from another task.
+/// - Delay it: `let later = step.keep()`, then call `later.next()` from
+///   another task; a `MiddlewareStep` itself cannot outlive the call.
 /// - Dispatch more: `step.dispatch(message)` sends a message from the top
 ///   of the pipeline (for enum actions it is queued behind the current one).
 ///
@@ -32,15 +33,16 @@ public struct Middleware<Message: Sendable, State: Sendable>: Sendable {
   /// - Parameters:
   ///   - name: A name for diagnostics.
   ///   - handle: Called once per message with the step that describes it and
-  ///     lets it pass (`next`), or not.
-  public init(name: String, _ handle: @escaping @Sendable (MiddlewareStep<Message, State>) -> Void) {
+  ///     lets it pass (`next`), or not. The step is borrowed for the call;
+  ///     `keep()` it to pass the message on later.
+  public init(name: String, _ handle: @escaping @Sendable (borrowing MiddlewareStep<Message, State>) -> Void) {
     self.name = name
     handler = MiddlewareHandler(handle)
   }
 
   /// Hands `step` to the middleware.
   @inlinable
-  func handle(_ step: MiddlewareStep<Message, State>) {
+  func handle(_ step: borrowing MiddlewareStep<Message, State>) {
     handler.handle(step)
   }
 }
@@ -49,59 +51,63 @@ public struct Middleware<Message: Sendable, State: Sendable>: Sendable {
 /// pipeline can call it through an unmanaged reference.
 @usableFromInline
 final class MiddlewareHandler<Message: Sendable, State: Sendable>: Sendable {
-  @usableFromInline let handle: @Sendable (MiddlewareStep<Message, State>) -> Void
+  @usableFromInline let handle: @Sendable (borrowing MiddlewareStep<Message, State>) -> Void
 
   @usableFromInline
-  init(_ handle: @escaping @Sendable (MiddlewareStep<Message, State>) -> Void) {
+  init(_ handle: @escaping @Sendable (borrowing MiddlewareStep<Message, State>) -> Void) {
     self.handle = handle
   }
 }
 
-/// One message at one middleware: the message, the state before it, and the
-/// ways to pass it on.
-public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
+/// One message at one middleware, for the duration of the middleware's
+/// call: the message, the state before it, and the ways to pass it on.
+///
+/// A step is borrowed by the middleware and cannot be copied, stored or
+/// captured by an escaping closure, so the pipeline hands it out without
+/// reference counting. To pass the message on after the call returns (to
+/// delay it), take a `KeptMiddlewareStep` with `keep()`:
+///
+/// ```swift
+/// let debounce = Middleware<SearchAction, SearchState>(name: "debounce") { step in
+///   guard case .queryChanged = step.message else {
+///     step.next()
+///     return
+///   }
+///   let later = step.keep()
+///   Task {
+///     try await Task.sleep(for: .milliseconds(300))
+///     later.next()
+///   }
+/// }
+/// ```
+public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable, Sendable {
   /// The message as it reached this middleware.
   public let message: Message
   /// The state when the message reached this middleware.
   public let stateBefore: State
-  /// The dispatch this step belongs to; the step keeps it alive.
-  @usableFromInline let run: ChainRun<Message, State>
-  /// `run` again, for calls: going through an unmanaged reference (`run`
-  /// keeps it alive) spares a retain and a release per step.
-  @usableFromInline let runReference: Unmanaged<ChainRun<Message, State>>
+  /// The dispatch this step belongs to. Unretained: the dispatch outlives
+  /// every call it borrows a step to, and a step cannot outlive its call.
+  @usableFromInline let run: Unmanaged<ChainRun<Message, State>>
   /// This middleware's position in the pipeline.
   @usableFromInline let index: Int
 
   @inlinable
-  init(message: Message, stateBefore: State, index: Int, run: ChainRun<Message, State>) {
+  init(message: Message, stateBefore: State, index: Int, run: Unmanaged<ChainRun<Message, State>>) {
     self.message = message
     self.stateBefore = stateBefore
     self.run = run
-    runReference = Unmanaged.passUnretained(run)
     self.index = index
-  }
-
-  @inlinable
-  func pass(_ message: Message) -> State? {
-    // The step keeps the run, and the run its driver, alive for the call.
-    runReference._withUnsafeGuaranteedRef { run in
-      Unmanaged.passUnretained(run.driver)._withUnsafeGuaranteedRef { driver in
-        driver.forward(message, index &+ 1, run)
-      }
-    }
   }
 
   /// Passes `message` (the original or a replacement) to the rest of the
   /// pipeline and, at its end, to the reducer.
-  ///
-  /// May be called later, from another task, to delay the message.
   ///
   /// - Parameter message: The message to pass on.
   /// - Returns: The state after the rest of the pipeline handled it, or
   ///   `nil` when the store is gone.
   @inlinable @discardableResult
   public func next(_ message: Message) -> State? {
-    pass(message)
+    run._withUnsafeGuaranteedRef { $0.pass(message, after: index) }
   }
 
   /// Passes the message unchanged; see `next(_:)`.
@@ -110,7 +116,69 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   ///   `nil` when the store is gone.
   @inlinable @discardableResult
   public func next() -> State? {
-    pass(message)
+    next(message)
+  }
+
+  /// Sends another message through the whole pipeline, from the first
+  /// middleware.
+  ///
+  /// - Parameter message: The message to send.
+  public func dispatch(_ message: Message) {
+    run._withUnsafeGuaranteedRef { $0.driver.restart(message) }
+  }
+
+  /// A copy of this step that may outlive the middleware's call: keep it to
+  /// pass the message on later, from any task or thread.
+  ///
+  /// The message's dispatch stays open while a kept step exists: its
+  /// `StoreTask` finishes once every kept step is gone, whether or not it
+  /// passed the message on.
+  ///
+  /// - Returns: The kept step.
+  /// - Complexity: One reference count; the pipeline's fast path stays
+  ///   free of reference counting only while no middleware keeps a step.
+  public func keep() -> KeptMiddlewareStep<Message, State> {
+    KeptMiddlewareStep(message: message, stateBefore: stateBefore, index: index, run: run.takeUnretainedValue())
+  }
+}
+
+/// A middleware step kept past the middleware's call (see
+/// `MiddlewareStep.keep()`), to pass its message on later or never.
+public struct KeptMiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
+  /// The message as it reached the middleware.
+  public let message: Message
+  /// The state when the message reached the middleware.
+  public let stateBefore: State
+  /// The dispatch; kept alive (and so left open) by this step.
+  @usableFromInline let run: ChainRun<Message, State>
+  @usableFromInline let index: Int
+
+  init(message: Message, stateBefore: State, index: Int, run: ChainRun<Message, State>) {
+    self.message = message
+    self.stateBefore = stateBefore
+    self.run = run
+    self.index = index
+    run.markKept()
+  }
+
+  /// Passes `message` (the original or a replacement) to the rest of the
+  /// pipeline and, at its end, to the reducer; see `MiddlewareStep.next(_:)`.
+  ///
+  /// - Parameter message: The message to pass on.
+  /// - Returns: The state after the rest of the pipeline handled it, or
+  ///   `nil` when the store is gone.
+  @discardableResult
+  public func next(_ message: Message) -> State? {
+    run.pass(message, after: index)
+  }
+
+  /// Passes the message unchanged; see `next(_:)`.
+  ///
+  /// - Returns: The state after the rest of the pipeline handled it, or
+  ///   `nil` when the store is gone.
+  @discardableResult
+  public func next() -> State? {
+    next(message)
   }
 
   /// Sends another message through the whole pipeline, from the first
@@ -143,11 +211,12 @@ struct MiddlewareChain<Message: Sendable, State: Sendable>: Sendable {
       forward: { message, index, run in
         guard index < middlewares.count else { return terminal(message) }
         guard let before = read() else { return nil }
-        middlewares[index].handle(MiddlewareStep(message: message, stateBefore: before, index: index, run: run))
+        middlewares[index].handle(
+          MiddlewareStep(message: message, stateBefore: before, index: index, run: Unmanaged.passUnretained(run)))
         return read()
       },
       restart: restart)
     let run = ChainRun(driver: driver)
-    return driver.forward(message, 0, run)
+    return withExtendedLifetime(run) { driver.forward(message, 0, run) }
   }
 }

@@ -17,10 +17,12 @@ import Musl
 /// answers instead of another trip through the store's lock.
 ///
 /// Only the thread running the dispatch synchronously (between `begin()`
-/// and `end()`) uses it; a step that a middleware kept and calls later, on
-/// any thread, reads the store. `end()` drops the state, so that a finished
-/// dispatch keeps no copy of it alive (a copy held would make the next
-/// commit copy the collections it touches).
+/// and `end()`) uses it; a step used on another thread, or kept and called
+/// later, reads the store. `end()` drops a state that holds references, so
+/// that a finished dispatch keeps no copy of it alive (a copy held would
+/// make the next commit copy the collections it touches). The next owner
+/// sees what the last one wrote: ownership passes with the engine's
+/// `draining` flag, which orders its holders.
 @usableFromInline
 final class StepStateCache<State: Equatable & Sendable> {
   /// The thread running the dispatch synchronously; 0 outside it.
@@ -53,19 +55,24 @@ final class StepStateCache<State: Equatable & Sendable> {
     owner.store(Self.currentThread, ordering: .relaxed)
   }
 
-  /// Ends the synchronous dispatch and drops the state.
+  /// Ends the synchronous dispatch and drops the state, unless it is plain
+  /// data: a copy of that shares no storage with the store's state, so it
+  /// may stay for the next dispatch, which then reads no lock at all while
+  /// nothing else changed the store.
   @inlinable
   func end() {
     owner.store(0, ordering: .relaxed)
-    state = nil
+    if !_isPOD(State.self) { state = nil }
   }
 
   /// The store's current state: the cached one when the store has not
   /// changed since it was cached, otherwise read (and, by the owner,
   /// cached).
-  @inlinable
-  func read<Activity>(_ store: Store<State, Activity>) -> State {
-    let owned = isOwned
+  ///
+  /// - Parameter owned: `isOwned`, which the caller asks once for the
+  ///   reads it makes on one thread.
+  @inlinable @inline(__always)
+  func read<Activity>(_ store: Store<State, Activity>, owned: Bool) -> State {
     if owned, let state, store._changeCount == count { return state }
     let (state, count) = store._countedState()
     if owned {
@@ -78,8 +85,8 @@ final class StepStateCache<State: Equatable & Sendable> {
   /// Records a state the dispatch wrote, with the change count after its
   /// commit; ignored off the owning thread.
   @inlinable
-  func remember(_ state: State, count: UInt64) {
-    guard isOwned else { return }
+  func remember(_ state: State, count: UInt64, owned: Bool) {
+    guard owned else { return }
     self.state = state
     self.count = count
   }
