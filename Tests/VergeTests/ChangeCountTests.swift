@@ -50,4 +50,26 @@ final class ChangeCountTests: XCTestCase {
     let (_, unchanged) = store._countedCommit(trace: CommitTrace(name: "t", file: #fileID, function: #function, line: #line)) { _ in }
     XCTAssertEqual(unchanged, countAfter)
   }
+
+  /// A counted commit takes the plain locked path while nobody receives
+  /// values and the general one otherwise; both count and deliver.
+  func testACountedCommitDeliversWhetherOrNotAnyoneListened() {
+    let store = Store<Counter, Never>(initialState: Counter())
+    let trace = CommitTrace(name: "t", file: #fileID, function: #function, line: #line)
+    let (_, quiet) = store._countedCommit(trace: trace) { $0.count = 1 }
+    XCTAssertEqual(quiet, store._changeCount)
+
+    let seen = Recorder<Int>()
+    let subscription = store.sinkState(dropsFirst: true) { seen.append($0.count) }
+    let (_, heard) = store._countedCommit(trace: trace) { $0.count = 2 }
+    XCTAssertGreaterThan(heard, quiet)
+    XCTAssertEqual(heard, store._changeCount)
+    XCTAssertEqual(seen.values, [2])
+
+    let derived = store.derived(.select(\.count))
+    _ = store._countedCommit(trace: trace) { $0.count = 3 }
+    XCTAssertEqual(derived.value, 3)
+    XCTAssertEqual(seen.values, [2, 3])
+    subscription.cancel()
+  }
 }
