@@ -138,19 +138,16 @@ extension StateCore {
   func derived<Output>(
     _ pipeline: Pipeline<Value, Output>, retaining sources: [any Sendable]
   ) -> Derived<Output> {
-    let runner = pipeline.makeRunner()
+    let entry = pipeline.makeEntry()
     let hub = derivedHub()
     return withStorage("derived") { storage in
       let derived = Derived(
-        runner.start(storage.value), areEqual: runner.areEqualFunction, retaining: sources)
+        entry.start(storage.value), areEqual: pipeline.areEqual, retaining: sources)
       // The entry holds the derived value's core, not the derived value: the
       // derived value marks the entry dead when it goes away. (A weak reference
       // here would put every update on the slow reference-counting path.)
-      let target = derived.core
-      let entry = DerivedHub<Value>.Entry(startSequence: storage.sequence) { input in
-        guard let output = runner.run(input) else { return }
-        target.publish(output)
-      }
+      entry.target = derived.core
+      entry.startSequence = storage.sequence
       hub.add(entry)
       derived.follow([
         StoreSubscription(cancel: { hub.remove(entry) }, retainInSource: { _ in false })
@@ -180,15 +177,21 @@ extension StateCore {
 @usableFromInline
 final class DerivedHub<State: Sendable>: Sendable {
   /// One derived value's update, and whether its derived value still exists.
+  ///
+  /// The kinds of pipeline subclass it (`PipelineEntry`); `update` is their
+  /// specialized function, called with the entry itself.
   @usableFromInline
-  final class Entry {
-    @usableFromInline let startSequence: UInt64
-    @usableFromInline let update: (State) -> Void
+  class Entry {
+    /// Runs the entry with a new state. A function without context: the
+    /// entry is its first argument.
+    @usableFromInline let update: (Entry, State) -> Void
     @usableFromInline let isDead = Atomic<Bool>(false)
+    /// Events with a sequence number above this happened after registration;
+    /// set once, before the entry joins its hub.
+    @usableFromInline @exclusivity(unchecked) final var startSequence: UInt64 = 0
 
     @inlinable
-    init(startSequence: UInt64, update: @escaping (State) -> Void) {
-      self.startSequence = startSequence
+    init(update: @escaping (Entry, State) -> Void) {
       self.update = update
     }
   }
@@ -244,7 +247,7 @@ final class DerivedHub<State: Sendable>: Sendable {
           fromByteOffset: index &* MemoryLayout<Unmanaged<Entry>>.stride, as: Unmanaged<Entry>.self)
         entry._withUnsafeGuaranteedRef { entry in
           if entry.startSequence < sequence && !entry.isDead.load(ordering: .relaxed) {
-            entry.update(state)
+            entry.update(entry, state)
           }
         }
       }
