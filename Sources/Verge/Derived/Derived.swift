@@ -147,7 +147,7 @@ extension StateCore {
       // derived value marks the entry dead when it goes away. (A weak reference
       // here would put every update on the slow reference-counting path.)
       entry.target = derived.core
-      entry.startSequence = storage.sequence
+      entry.startSequence.store(storage.sequence, ordering: .relaxed)
       hub.add(entry)
       derived.follow([
         StoreSubscription(cancel: { hub.remove(entry) }, retainInSource: { _ in false })
@@ -185,10 +185,17 @@ final class DerivedHub<State: Sendable>: Sendable {
     /// Runs the entry with a new state. A function without context: the
     /// entry is its first argument.
     @usableFromInline let update: (Entry, State) -> Void
-    @usableFromInline let isDead = Atomic<Bool>(false)
     /// Events with a sequence number above this happened after registration;
-    /// set once, before the entry joins its hub.
-    @usableFromInline @exclusivity(unchecked) final var startSequence: UInt64 = 0
+    /// set before the entry joins its hub. `UInt64.max` once the derived value
+    /// has gone away (`isDead`): the hub then skips the entry with the same
+    /// one comparison, and the entry stays one allocation size class smaller.
+    @usableFromInline let startSequence = Atomic<UInt64>(0)
+
+    /// Whether the derived value has gone away.
+    @inlinable
+    final var isDead: Bool {
+      startSequence.load(ordering: .acquiring) == .max
+    }
 
     @inlinable
     init(update: @escaping (Entry, State) -> Void) {
@@ -223,7 +230,7 @@ final class DerivedHub<State: Sendable>: Sendable {
 
   @usableFromInline
   func remove(_ entry: Entry) {
-    entry.isDead.store(true, ordering: .releasing)
+    entry.startSequence.store(.max, ordering: .releasing)
     entries.withLock { $0.dead += 1 }
   }
 
@@ -232,7 +239,7 @@ final class DerivedHub<State: Sendable>: Sendable {
   func update(_ sequence: UInt64, _ state: State) {
     let all = entries.withLock { entries -> ContiguousArray<Entry> in
       if entries.dead > 0 {
-        entries.all.removeAll { $0.isDead.load(ordering: .acquiring) }
+        entries.all.removeAll { $0.isDead }
         entries.dead = 0
       }
       return entries.all
@@ -246,7 +253,7 @@ final class DerivedHub<State: Sendable>: Sendable {
         let entry = base.load(
           fromByteOffset: index &* MemoryLayout<Unmanaged<Entry>>.stride, as: Unmanaged<Entry>.self)
         entry._withUnsafeGuaranteedRef { entry in
-          if entry.startSequence < sequence && !entry.isDead.load(ordering: .relaxed) {
+          if entry.startSequence.load(ordering: .relaxed) < sequence {
             entry.update(entry, state)
           }
         }
