@@ -141,13 +141,14 @@ final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input
 @usableFromInline
 final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Output> {
   @usableFromInline let step: (Input) -> Output?
-  @usableFromInline let areEqual: (@Sendable (Output, Output) -> Bool)?
+  /// Used by `comparing` only; `equatable` compares with `==` inline.
+  @usableFromInline let areEqual: @Sendable (Output, Output) -> Bool
   @usableFromInline @exclusivity(unchecked) var last: Output?
 
   @inlinable
   init(
     _ step: @escaping (Input) -> Output?,
-    areEqual: (@Sendable (Output, Output) -> Bool)?,
+    areEqual: @escaping @Sendable (Output, Output) -> Bool,
     update: @escaping (DerivedHub<Input>.Entry, Input) -> Void
   ) {
     self.step = step
@@ -167,7 +168,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   /// An entry that publishes when the step's output is no longer `==` the last one.
   @inlinable
   static func equatable(_ step: @escaping (Input) -> Output?) -> StepEntry where Output: Equatable {
-    StepEntry(step, areEqual: nil) { entry, input in
+    StepEntry(step, areEqual: ==) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
       guard let output = entry.step(input) else { return }
       if let last = entry.last, last == output { return }
@@ -185,7 +186,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
     StepEntry(step, areEqual: areEqual) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
       guard let output = entry.step(input) else { return }
-      if let last = entry.last, entry.areEqual.unsafelyUnwrapped(last, output) { return }
+      if let last = entry.last, entry.areEqual(last, output) { return }
       entry.last = output
       entry.publish(output)
     }
