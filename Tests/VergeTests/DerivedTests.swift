@@ -166,6 +166,72 @@ final class DerivedTests: XCTestCase {
     withExtendedLifetime(tokens) {}
   }
 
+  func testSelectThroughAKeyPathThatIsNotAStoredProperty() {
+    let store = Store<Shop, Never>(initialState: Shop(items: ["a"]))
+    let itemCount = store.derived(.select(\.items.count))
+    let first = store.derived(.select(\.items[0]))
+    let counts = Recorder<Int>()
+    let firsts = Recorder<String>()
+    let tokens = [
+      itemCount.sinkState(dropsFirst: true) { counts.append($0.current) },
+      first.sinkState(dropsFirst: true) { firsts.append($0.current) },
+    ]
+    store.commit { $0.title = "unrelated" }
+    store.commit { $0.items.append("b") }
+    store.commit { $0.items[0] = "z" }
+    XCTAssertEqual(counts.values, [2])
+    XCTAssertEqual(firsts.values, ["z"])
+    XCTAssertEqual(itemCount.value, 2)
+    withExtendedLifetime(tokens) {}
+  }
+
+  func testCustomStepIsMadeOncePerDerivedValueAndMaySkipInputs() {
+    let store = Store<Shop, Never>(initialState: Shop())
+    let made = Atomic<Int>(0)
+    // Publishes the count only when it is even; an odd count is "no change".
+    let pipeline = Pipeline<Shop, Int>(comparedBy: ==) {
+      made.add(1, ordering: .relaxed)
+      return { $0.count.isMultiple(of: 2) ? $0.count : nil }
+    }
+    let even = store.derived(pipeline)
+    let alsoEven = store.derived(pipeline)
+    let published = Recorder<Int>()
+    let token = even.sinkState(dropsFirst: true) { published.append($0.current) }
+    for _ in 0..<5 { store.commit { $0.count += 1 } }
+    XCTAssertEqual(made.load(ordering: .relaxed), 2)
+    XCTAssertEqual(published.values, [2, 4])
+    XCTAssertEqual(even.value, 4)
+    XCTAssertEqual(alsoEven.value, 4)
+    withExtendedLifetime(token) {}
+  }
+
+  func testDerivedValueReleasedDuringADeliveryIsNotUpdatedAgain() {
+    let store = Store<Shop, Never>(initialState: Shop())
+    let runs = Atomic<Int>(0)
+    let first = store.derived(.select(\.count))
+    let later = SharedLock<Derived<Int>?>(
+      store.derived(.map { state in
+        runs.add(1, ordering: .relaxed)
+        return state.count
+      }))
+    XCTAssertEqual(runs.load(ordering: .relaxed), 1)
+    // `first` is updated before `later` in the same delivery; its subscriber
+    // releases `later`, whose update must then be skipped.
+    let token = first.sinkState(dropsFirst: true) { _ in
+      let released = later.withLock { later -> Derived<Int>? in
+        defer { later = nil }
+        return later
+      }
+      withExtendedLifetime(released) {}
+    }
+    store.commit { $0.count = 1 }
+    XCTAssertEqual(runs.load(ordering: .relaxed), 1, "ran after its derived value went away")
+    store.commit { $0.count = 2 }
+    XCTAssertEqual(runs.load(ordering: .relaxed), 1)
+    XCTAssertEqual(first.value, 2)
+    withExtendedLifetime(token) {}
+  }
+
   func testDerivedFromAComponent() {
     final class Model: StoreComponentType {
       let store = Store<Shop, Never>(initialState: Shop())

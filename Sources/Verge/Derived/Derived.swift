@@ -138,19 +138,16 @@ extension StateCore {
   func derived<Output>(
     _ pipeline: Pipeline<Value, Output>, retaining sources: [any Sendable]
   ) -> Derived<Output> {
-    let runner = pipeline.makeRunner()
+    let entry = pipeline.makeEntry()
     let hub = derivedHub()
     return withStorage("derived") { storage in
       let derived = Derived(
-        runner.start(storage.value), areEqual: runner.areEqualFunction, retaining: sources)
+        entry.start(storage.value), areEqual: pipeline.areEqual, retaining: sources)
       // The entry holds the derived value's core, not the derived value: the
       // derived value marks the entry dead when it goes away. (A weak reference
       // here would put every update on the slow reference-counting path.)
-      let target = derived.core
-      let entry = DerivedHub<Value>.Entry(startSequence: storage.sequence) { input in
-        guard let output = runner.run(input) else { return }
-        target.publish(output)
-      }
+      entry.target = derived.core
+      entry.startSequence.store(storage.sequence, ordering: .relaxed)
       hub.add(entry)
       derived.follow([
         StoreSubscription(cancel: { hub.remove(entry) }, retainInSource: { _ in false })
@@ -180,15 +177,28 @@ extension StateCore {
 @usableFromInline
 final class DerivedHub<State: Sendable>: Sendable {
   /// One derived value's update, and whether its derived value still exists.
+  ///
+  /// The kinds of pipeline subclass it (`PipelineEntry`); `update` is their
+  /// specialized function, called with the entry itself.
   @usableFromInline
-  final class Entry {
-    @usableFromInline let startSequence: UInt64
-    @usableFromInline let update: (State) -> Void
-    @usableFromInline let isDead = Atomic<Bool>(false)
+  class Entry {
+    /// Runs the entry with a new state. A function without context: the
+    /// entry is its first argument.
+    @usableFromInline let update: (Entry, State) -> Void
+    /// Events with a sequence number above this happened after registration;
+    /// set before the entry joins its hub. `UInt64.max` once the derived value
+    /// has gone away (`isDead`): the hub then skips the entry with the same
+    /// one comparison, and the entry stays one allocation size class smaller.
+    @usableFromInline let startSequence = Atomic<UInt64>(0)
+
+    /// Whether the derived value has gone away.
+    @inlinable
+    final var isDead: Bool {
+      startSequence.load(ordering: .acquiring) == .max
+    }
 
     @inlinable
-    init(startSequence: UInt64, update: @escaping (State) -> Void) {
-      self.startSequence = startSequence
+    init(update: @escaping (Entry, State) -> Void) {
       self.update = update
     }
   }
@@ -220,7 +230,7 @@ final class DerivedHub<State: Sendable>: Sendable {
 
   @usableFromInline
   func remove(_ entry: Entry) {
-    entry.isDead.store(true, ordering: .releasing)
+    entry.startSequence.store(.max, ordering: .releasing)
     entries.withLock { $0.dead += 1 }
   }
 
@@ -229,7 +239,7 @@ final class DerivedHub<State: Sendable>: Sendable {
   func update(_ sequence: UInt64, _ state: State) {
     let all = entries.withLock { entries -> ContiguousArray<Entry> in
       if entries.dead > 0 {
-        entries.all.removeAll { $0.isDead.load(ordering: .acquiring) }
+        entries.all.removeAll { $0.isDead }
         entries.dead = 0
       }
       return entries.all
@@ -243,8 +253,8 @@ final class DerivedHub<State: Sendable>: Sendable {
         let entry = base.load(
           fromByteOffset: index &* MemoryLayout<Unmanaged<Entry>>.stride, as: Unmanaged<Entry>.self)
         entry._withUnsafeGuaranteedRef { entry in
-          if entry.startSequence < sequence && !entry.isDead.load(ordering: .relaxed) {
-            entry.update(state)
+          if entry.startSequence.load(ordering: .relaxed) < sequence {
+            entry.update(entry, state)
           }
         }
       }

@@ -13,7 +13,20 @@
 /// `reselect` does; `map` over the whole state runs it once per commit that
 /// wrote something.
 public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
-  @usableFromInline let makeRunner: @Sendable () -> PipelineRunner<Input, Output>
+  /// Makes one derived value's hub entry, whose update is specialized for
+  /// this pipeline's kind and output type.
+  @usableFromInline let makeEntry: @Sendable () -> PipelineEntry<Input, Output>
+  /// Whether two outputs are the same, for the derived value's own core.
+  @usableFromInline let areEqual: @Sendable (Output, Output) -> Bool
+
+  @inlinable
+  init(
+    areEqual: @escaping @Sendable (Output, Output) -> Bool,
+    makeEntry: @escaping @Sendable () -> PipelineEntry<Input, Output>
+  ) {
+    self.areEqual = areEqual
+    self.makeEntry = makeEntry
+  }
 
   /// A pipeline with a custom memoization step; the building block for
   /// libraries on top of Verge.
@@ -28,13 +41,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     comparedBy areEqual: @escaping @Sendable (Output, Output) -> Bool,
     makeStep: @escaping @Sendable () -> (Input) -> Output?
   ) {
-    makeRunner = { PipelineRunner(step: makeStep(), areEqual: areEqual) }
-  }
-
-  /// A pipeline that reads a stored property at a fixed byte offset.
-  @inlinable
-  init(offset: Int, comparedBy areEqual: @escaping @Sendable (Output, Output) -> Bool) {
-    makeRunner = { PipelineRunner(offset: offset, areEqual: areEqual) }
+    self.init(areEqual: areEqual) { StepEntry.comparing(makeStep(), by: areEqual) }
   }
 
   /// Selects a property.
@@ -49,9 +56,9 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     // skip the run-time key path projection, which costs more than the rest
     // of a derived value's update together.
     if let offset = MemoryLayout<Input>.offset(of: keyPath) {
-      return Pipeline(offset: offset, comparedBy: ==)
+      return Pipeline(areEqual: ==) { OffsetEntry.equatable(offset: offset) }
     }
-    return Pipeline(comparedBy: ==) { { $0[keyPath: keyPath] } }
+    return Pipeline(areEqual: ==) { KeyPathEntry.equatable(keyPath) }
   }
 
   /// Maps the whole input; the closure runs on every upstream change.
@@ -62,7 +69,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   @inlinable
   public static func map(_ transform: @escaping @Sendable (Input) -> Output) -> Pipeline
   where Output: Equatable {
-    Pipeline(comparedBy: ==) { { transform($0) } }
+    Pipeline(areEqual: ==) { MapEntry.equatable(transform) }
   }
 
   /// Maps the whole input, deciding sameness of outputs with `areEqual`;
@@ -77,7 +84,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     _ transform: @escaping @Sendable (Input) -> Output,
     comparedBy areEqual: @escaping @Sendable (Output, Output) -> Bool
   ) -> Pipeline {
-    Pipeline(comparedBy: areEqual) { { transform($0) } }
+    Pipeline(areEqual: areEqual) { StepEntry.comparing({ transform($0) }, by: areEqual) }
   }
 
   /// Maps one or more properties; the closure runs only when one of them
@@ -98,9 +105,9 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     _ keyPaths: repeat KeyPath<Input, each Selected> & Sendable,
     transform: @escaping @Sendable (repeat each Selected) -> Output
   ) -> Pipeline where Output: Equatable {
-    Pipeline(comparedBy: ==) {
+    Pipeline(areEqual: ==) {
       var last: (repeat each Selected)?
-      return { input in
+      return StepEntry.equatable { input in
         let inputs = (repeat input[keyPath: each keyPaths])
         if let old = last {
           var changed = false
@@ -116,57 +123,3 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   }
 }
 
-/// One derived value's running pipeline: its step and the last output it
-/// published. Called only serially (see `Derived`).
-@usableFromInline
-final class PipelineRunner<Input, Output> {
-  @usableFromInline let step: ((Input) -> Output?)?
-  /// Set for `select` of a stored property: read there, with no closure call.
-  @usableFromInline let offset: Int
-  @usableFromInline let areEqual: @Sendable (Output, Output) -> Bool
-  @usableFromInline @exclusivity(unchecked) var last: Output?
-
-  @inlinable
-  init(step: @escaping (Input) -> Output?, areEqual: @escaping @Sendable (Output, Output) -> Bool) {
-    self.step = step
-    self.offset = 0
-    self.areEqual = areEqual
-  }
-
-  @inlinable
-  init(offset: Int, areEqual: @escaping @Sendable (Output, Output) -> Bool) {
-    self.step = nil
-    self.offset = offset
-    self.areEqual = areEqual
-  }
-
-  @inlinable @inline(__always)
-  func output(for input: Input) -> Output? {
-    guard let step else {
-      return withUnsafeBytes(of: input) { $0.load(fromByteOffset: offset, as: Output.self) }
-    }
-    return step(input)
-  }
-
-  /// The first output, computed when the derived value is made.
-  @inlinable
-  func start(_ input: Input) -> Output {
-    guard let output = output(for: input) else {
-      preconditionFailure("Verge: a pipeline step returned nil for its first input")
-    }
-    last = output
-    return output
-  }
-
-  /// The new output, or `nil` when nothing changed.
-  @inlinable @inline(__always)
-  func run(_ input: Input) -> Output? {
-    guard let output = output(for: input) else { return nil }
-    if let last, areEqual(last, output) { return nil }
-    last = output
-    return output
-  }
-
-  @inlinable
-  var areEqualFunction: @Sendable (Output, Output) -> Bool { areEqual }
-}
