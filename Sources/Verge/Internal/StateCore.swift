@@ -100,7 +100,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// The value of `storage.sequence` at the last change of the value
   /// (activities do not count), written under the storage lock and readable
   /// without it: equal readings mean the value has not changed in between.
-  @usableFromInline let changeCount = Atomic<UInt64>(0)
+  @usableFromInline let changeCounter = _ChangeCounter()
   /// Mirrors `valueSubscribers > 0` for the commit's fast-path decision.
   @usableFromInline let hasValueSubscribers = Atomic<Bool>(false)
   /// The one subscriber that updates every value derived from this core;
@@ -164,13 +164,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// `changeCount`, read without the lock.
   @inlinable
   var currentChangeCount: UInt64 {
-    changeCount.load(ordering: .relaxed)
+    changeCounter.changeCount.load(ordering: .relaxed)
   }
 
   /// The value and the `changeCount` it belongs to, read under the lock.
   @inlinable
   func countedValue() -> (Value, UInt64) {
-    withStorage("state") { ($0.value, changeCount.load(ordering: .relaxed)) }
+    withStorage("state") { ($0.value, changeCounter.changeCount.load(ordering: .relaxed)) }
   }
 
   // MARK: - Writing
@@ -198,7 +198,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         var directCurrent: Value?
         var directSubscribers: [Subscriber] = []
         result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-          defer { countAfter?.pointee = changeCount.load(ordering: .relaxed) }
+          defer { countAfter?.pointee = changeCounter.changeCount.load(ordering: .relaxed) }
           let (result, changed, previous) = try apply(&storage, trace: trace, body)
           guard changed else { return result }
           countChange(&storage)
@@ -250,7 +250,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
       let (result, changed, previous) = try apply(&storage, trace: trace, body)
       if changed { notify = record(&storage, previous: previous) }
-      countAfter?.pointee = changeCount.load(ordering: .relaxed)
+      countAfter?.pointee = changeCounter.changeCount.load(ordering: .relaxed)
       return result
     }
     if notify { drain() }
@@ -350,7 +350,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @inlinable @inline(__always)
   func countChange(_ storage: inout Storage) {
     storage.sequence &+= 1
-    changeCount.store(storage.sequence, ordering: .relaxed)
+    changeCounter.changeCount.store(storage.sequence, ordering: .relaxed)
   }
 
   /// The event for the change just made (the sequence already counted).

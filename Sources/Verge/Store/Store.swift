@@ -143,6 +143,13 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     core.currentChangeCount
   }
 
+  /// What counts this store's changes (`_changeCount`), as an object that
+  /// can be held and read without knowing the store's types.
+  @inlinable
+  public var _changeCounter: _ChangeCounter {
+    core.changeCounter
+  }
+
   /// The current state and the `_changeCount` it belongs to, read together
   /// under the lock and without registering anything with Swift
   /// Observation.

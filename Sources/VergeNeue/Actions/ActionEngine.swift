@@ -54,8 +54,6 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// A run no step outlived, kept for the next dispatch; touched only by
   /// the thread holding `draining`.
   @usableFromInline let spareRun = DrainerSlot<ChainRun<Feature.Action, Feature.State>>()
-  /// The state the specialized pipeline's current dispatch last saw.
-  @usableFromInline let stepCache = StepStateCache<Feature.State>()
   /// Whether the store has middlewares; fixed at creation.
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()

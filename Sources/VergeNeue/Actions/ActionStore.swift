@@ -115,11 +115,14 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     Unmanaged.passUnretained(engine.spareRun)._withUnsafeGuaranteedRef { slot in
       if case .none = slot.value { slot.put(newRun()) }
       let run = Unmanaged.passUnretained(slot.value.unsafelyUnwrapped)
-      engine.stepCache.begin()
       _ = run._withUnsafeGuaranteedRef { run in
-        Unmanaged.passUnretained(run.driver)._withUnsafeGuaranteedRef { $0.forward(action, 0, run) }
+        // The run keeps its driver, and the driver its cache, alive.
+        Unmanaged.passUnretained(run.driver.cache.unsafelyUnwrapped)._withUnsafeGuaranteedRef { cache in
+          cache.begin()
+          defer { cache.end() }
+          return run.advance(action, to: 0)
+        }
       }
-      engine.stepCache.end()
       if run._withUnsafeGuaranteedRef({ $0.kept.load(ordering: .relaxed) }) {
         guard isKnownUniquelyReferenced(&slot.value) else {
           // A middleware kept a step (to delay the action, or just to hold
@@ -143,13 +146,14 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     return ChainRun(driver: driver)
   }
 
-  /// Forms the specialized pipeline: its closure is compiled here, in the
-  /// caller's module.
+  /// Forms the specialized pipeline: its reducing closure is compiled here,
+  /// in the caller's module, and its steps in the middlewares' modules.
   @inlinable
   func makeDriver() -> ChainDriver<Action, State> {
     let pipeline = ActionPipeline(core: core, engine: engine)
     return ChainDriver(
-      forward: { message, index, run in pipeline.forward(message, index, run) },
+      middlewares: engine.middlewares, cache: pipeline.cache,
+      terminal: { message, run, owned in pipeline.reduce(message, run, owned: owned) },
       restart: { [weak engine] message in engine?.sendFromMiddleware(message) })
   }
 

@@ -12,8 +12,9 @@ import Synchronization
 /// no closure and counts no reference.
 @usableFromInline
 final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
-  /// Runs `message` from middleware `index` on (the reducer past the last
-  /// one); returns the state after, or `nil` when the store is gone.
+  /// The general path: runs `message` from middleware `index` on (the
+  /// reducer past the last one); returns the state after, or `nil` when the
+  /// store is gone.
   @usableFromInline let forward: @Sendable (Message, Int, ChainRun<Message, State>) -> State?
   /// Sends a message from the top of the pipeline, queued behind the
   /// current one (a middleware's `dispatch`).
@@ -23,6 +24,22 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// reference on every dispatch costs more than the rest of it.
   @usableFromInline let isStoreAlive = Atomic<Bool>(true)
 
+  // The specialized path (`ActionStore`): a step passes its message to the
+  // next middleware in inlinable code (`ChainRun.advance`), and only the
+  // reducer sits behind a closure.
+
+  /// The state the current dispatch last saw; `nil` on the general path.
+  @usableFromInline let cache: StepStateCache<State>?
+  /// Keeps the middlewares, and so their handlers, alive.
+  @usableFromInline let middlewares: [Middleware<Message, State>]
+  /// The middlewares' handlers, called through unmanaged references
+  /// (`middlewares` keeps them alive): no retain and release per step.
+  @usableFromInline let handlers: [Unmanaged<MiddlewareHandler<Message, State>>]
+  /// Reduces what passed the last middleware; the flag says whether the
+  /// caller owns `cache`.
+  @usableFromInline let terminal: @Sendable (Message, ChainRun<Message, State>, Bool) -> State?
+
+  /// A general pipeline, driven by `forward`.
   @inlinable
   init(
     forward: @escaping @Sendable (Message, Int, ChainRun<Message, State>) -> State?,
@@ -30,6 +47,26 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   ) {
     self.forward = forward
     self.restart = restart
+    cache = nil
+    middlewares = []
+    handlers = []
+    terminal = { message, run, _ in forward(message, Int.max, run) }
+  }
+
+  /// A specialized pipeline through `middlewares` to `terminal`.
+  @inlinable
+  init(
+    middlewares: [Middleware<Message, State>],
+    cache: StepStateCache<State>,
+    terminal: @escaping @Sendable (Message, ChainRun<Message, State>, Bool) -> State?,
+    restart: @escaping @Sendable (Message) -> Void
+  ) {
+    self.middlewares = middlewares
+    handlers = middlewares.map { Unmanaged.passUnretained($0.handler) }
+    self.cache = cache
+    self.terminal = terminal
+    self.restart = restart
+    forward = { message, index, run in run.advance(message, to: index) }
   }
 }
 
@@ -72,8 +109,32 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// one, to the reducer.
   @inlinable
   func pass(_ message: Message, after index: Int) -> State? {
-    // The run keeps its driver alive.
-    Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { $0.forward(message, index &+ 1, self) }
+    advance(message, to: index &+ 1)
+  }
+
+  /// Hands `message` to middleware `index` or, past the last one, to the
+  /// reducer; returns the state after.
+  ///
+  /// On the specialized path this runs inlined in the middleware that
+  /// passes the message on, compiled for its types: the next middleware is
+  /// called directly, with the state before it from the cache.
+  @inlinable @inline(__always)
+  func advance(_ message: Message, to index: Int) -> State? {
+    // The run keeps its driver, and the driver its cache, alive.
+    Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { driver in
+      guard let cacheReference = driver.cache.map(Unmanaged.passUnretained) else {
+        return driver.forward(message, index, self)
+      }
+      return cacheReference._withUnsafeGuaranteedRef { cache in
+        let owned = cache.isOwned
+        guard index < driver.handlers.count else { return driver.terminal(message, self, owned) }
+        let step = MiddlewareStep(
+          message: message, stateBefore: cache.read(owned: owned), index: index,
+          run: Unmanaged.passUnretained(self))
+        driver.handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
+        return cache.read(owned: owned)
+      }
+    }
   }
 
   /// Notes that a step of this run was kept (see `kept`).

@@ -24,14 +24,21 @@ import Musl
 /// sees what the last one wrote: ownership passes with the engine's
 /// `draining` flag, which orders its holders.
 @usableFromInline
-final class StepStateCache<State: Equatable & Sendable> {
+final class StepStateCache<State: Sendable> {
   /// The thread running the dispatch synchronously; 0 outside it.
   @usableFromInline let owner = Atomic<UInt>(0)
   @usableFromInline @exclusivity(unchecked) var state: State?
   @usableFromInline @exclusivity(unchecked) var count: UInt64 = 0
+  /// The store's change count, read without the lock.
+  @usableFromInline let counter: _ChangeCounter
+  /// Reads the store's state and change count together, under its lock.
+  @usableFromInline let readCounted: @Sendable () -> (State, UInt64)
 
-  @usableFromInline
-  init() {}
+  @inlinable
+  init(counter: _ChangeCounter, readCounted: @escaping @Sendable () -> (State, UInt64)) {
+    self.counter = counter
+    self.readCounted = readCounted
+  }
 
   /// Identifies the calling thread.
   @inlinable
@@ -72,9 +79,9 @@ final class StepStateCache<State: Equatable & Sendable> {
   /// - Parameter owned: `isOwned`, which the caller asks once for the
   ///   reads it makes on one thread.
   @inlinable @inline(__always)
-  func read<Activity>(_ store: Store<State, Activity>, owned: Bool) -> State {
-    if owned, let state, store._changeCount == count { return state }
-    let (state, count) = store._countedState()
+  func read(owned: Bool) -> State {
+    if owned, let state, counter._current == count { return state }
+    let (state, count) = readCounted()
     if owned {
       self.state = state
       self.count = count
