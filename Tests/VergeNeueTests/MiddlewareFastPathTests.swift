@@ -187,6 +187,33 @@ final class MiddlewareFastPathTests: XCTestCase {
   }
 }
 
+extension MiddlewareFastPathTests {
+  /// A borrowed step may be passed on from another thread while the
+  /// middleware waits for it: the pipeline goes on there, and commits made
+  /// in between still show.
+  func testABorrowedStepPassedOnFromAnotherThreadWhileTheMiddlewareWaits() {
+    let seen = Collected<String>()
+    let core = Collected<Store<Tally.State, Never>>()
+    let hop = Middleware<Tally.Action, Tally.State>(name: "hop") { step in
+      let after = DispatchQueue(label: "hop").sync {
+        core.all.first?.commit { $0.count += 10 }
+        return step.next()
+      }
+      seen.append("hop \(step.stateBefore.count) -> \(after?.count ?? -1)")
+    }
+    let watch = Middleware<Tally.Action, Tally.State>(name: "watch") { step in
+      seen.append("watch before \(step.stateBefore.count)")
+      step.next()
+    }
+    let store = ActionStore(initialState: Tally.State(), reducer: Tally(), middlewares: [hop, watch])
+    core.append(store.core)
+    store.send(.add(1))
+    store.send(.add(1))
+    XCTAssertEqual(seen.all, ["watch before 10", "hop 0 -> 11", "watch before 21", "hop 11 -> 22"])
+    XCTAssertEqual(store.state.count, 22)
+  }
+}
+
 /// A reducer whose state is plain data (no references), which the
 /// specialized pipeline keeps cached between dispatches.
 struct Tally: ActionReducer {

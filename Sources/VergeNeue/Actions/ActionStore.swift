@@ -118,9 +118,8 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
       _ = run._withUnsafeGuaranteedRef { run in
         // The run keeps its driver, and the driver its cache, alive.
         Unmanaged.passUnretained(run.driver.cache.unsafelyUnwrapped)._withUnsafeGuaranteedRef { cache in
-          cache.begin()
           defer { cache.end() }
-          return run.advance(action, to: 0)
+          return run.advance(action, to: 0, ownsCache: true)
         }
       }
       if run._withUnsafeGuaranteedRef({ $0.kept.load(ordering: .relaxed) }) {

@@ -36,7 +36,7 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// (`middlewares` keeps them alive): no retain and release per step.
   @usableFromInline let handlers: [Unmanaged<MiddlewareHandler<Message, State>>]
   /// Reduces what passed the last middleware; the flag says whether the
-  /// caller owns `cache`.
+  /// caller is the dispatch's synchronous pass (which may use `cache`).
   @usableFromInline let terminal: @Sendable (Message, ChainRun<Message, State>, Bool) -> State?
 
   /// A general pipeline, driven by `forward`.
@@ -66,7 +66,7 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
     self.cache = cache
     self.terminal = terminal
     self.restart = restart
-    forward = { message, index, run in run.advance(message, to: index) }
+    forward = { message, index, run in run.advance(message, to: index, ownsCache: false) }
   }
 }
 
@@ -108,8 +108,8 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// Passes `message` to the middleware after `index` or, past the last
   /// one, to the reducer.
   @inlinable
-  func pass(_ message: Message, after index: Int) -> State? {
-    advance(message, to: index &+ 1)
+  func pass(_ message: Message, after index: Int, ownsCache: Bool) -> State? {
+    advance(message, to: index &+ 1, ownsCache: ownsCache)
   }
 
   /// Hands `message` to middleware `index` or, past the last one, to the
@@ -117,22 +117,22 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   ///
   /// On the specialized path this runs inlined in the middleware that
   /// passes the message on, compiled for its types: the next middleware is
-  /// called directly, with the state before it from the cache.
+  /// called directly, with the state before it from the cache when the
+  /// caller is the dispatch's synchronous pass (`ownsCache`).
   @inlinable @inline(__always)
-  func advance(_ message: Message, to index: Int) -> State? {
+  func advance(_ message: Message, to index: Int, ownsCache: Bool) -> State? {
     // The run keeps its driver, and the driver its cache, alive.
     Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { driver in
       guard let cacheReference = driver.cache.map(Unmanaged.passUnretained) else {
         return driver.forward(message, index, self)
       }
       return cacheReference._withUnsafeGuaranteedRef { cache in
-        let owned = cache.isOwned
-        guard index < driver.handlers.count else { return driver.terminal(message, self, owned) }
+        guard index < driver.handlers.count else { return driver.terminal(message, self, ownsCache) }
         let step = MiddlewareStep(
-          message: message, stateBefore: cache.read(owned: owned), index: index,
-          run: Unmanaged.passUnretained(self))
+          message: message, stateBefore: cache.read(owned: ownsCache), index: index,
+          run: Unmanaged.passUnretained(self), ownsCache: ownsCache)
         driver.handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
-        return cache.read(owned: owned)
+        return cache.read(owned: ownsCache)
       }
     }
   }

@@ -80,7 +80,10 @@ final class MiddlewareHandler<Message: Sendable, State: Sendable>: Sendable {
 ///   }
 /// }
 /// ```
-public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable, Sendable {
+///
+/// A step is not `Sendable` either: it belongs to the synchronous call.
+/// A kept step is `Sendable` and may be passed on from any thread.
+public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
   /// The message as it reached this middleware.
   public let message: Message
   /// The state when the message reached this middleware.
@@ -90,13 +93,20 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable, Sen
   @usableFromInline let run: Unmanaged<ChainRun<Message, State>>
   /// This middleware's position in the pipeline.
   @usableFromInline let index: Int
+  /// Whether the step belongs to the dispatch's synchronous pass, which
+  /// may use the pipeline's state cache (see `StepStateCache`).
+  @usableFromInline let ownsCache: Bool
 
   @inlinable
-  init(message: Message, stateBefore: State, index: Int, run: Unmanaged<ChainRun<Message, State>>) {
+  init(
+    message: Message, stateBefore: State, index: Int, run: Unmanaged<ChainRun<Message, State>>,
+    ownsCache: Bool = false
+  ) {
     self.message = message
     self.stateBefore = stateBefore
     self.run = run
     self.index = index
+    self.ownsCache = ownsCache
   }
 
   /// Passes `message` (the original or a replacement) to the rest of the
@@ -107,7 +117,7 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable, Sen
   ///   `nil` when the store is gone.
   @inlinable @discardableResult
   public func next(_ message: Message) -> State? {
-    run._withUnsafeGuaranteedRef { $0.pass(message, after: index) }
+    run._withUnsafeGuaranteedRef { $0.pass(message, after: index, ownsCache: ownsCache) }
   }
 
   /// Passes the message unchanged; see `next(_:)`.
@@ -169,7 +179,7 @@ public struct KeptMiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   ///   `nil` when the store is gone.
   @discardableResult
   public func next(_ message: Message) -> State? {
-    run.pass(message, after: index)
+    run.pass(message, after: index, ownsCache: false)
   }
 
   /// Passes the message unchanged; see `next(_:)`.

@@ -1,2 +1,2 @@
-// Safe: `state` and `count` are touched only by the thread recorded in the atomic `owner` (the one running the dispatch synchronously); every other thread checks `owner` and reads the store instead.
+// Safe: `state` and `count` are touched only by a dispatch's synchronous pass (steps marked `ownsCache`, which are borrowed and not Sendable, so they run one at a time within the dispatch) and by the dispatching thread after it; dispatches are ordered by the engine's `draining` flag. Kept steps never touch them.
 extension StepStateCache: @unchecked Sendable {}

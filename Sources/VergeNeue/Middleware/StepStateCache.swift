@@ -1,13 +1,4 @@
-import Synchronization
 import Verge
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The state one dispatch through a specialized pipeline last read or
 /// wrote, with the store's change count it belongs to.
@@ -16,17 +7,15 @@ import Musl
 /// after it; when nothing changed since the previous step looked, the cache
 /// answers instead of another trip through the store's lock.
 ///
-/// Only the thread running the dispatch synchronously (between `begin()`
-/// and `end()`) uses it; a step used on another thread, or kept and called
-/// later, reads the store. `end()` drops a state that holds references, so
-/// that a finished dispatch keeps no copy of it alive (a copy held would
-/// make the next commit copy the collections it touches). The next owner
-/// sees what the last one wrote: ownership passes with the engine's
-/// `draining` flag, which orders its holders.
+/// Only the dispatch's synchronous pass uses it: the steps it creates carry
+/// `ownsCache`, and they are borrowed, not `Sendable` and cannot be kept, so
+/// they run one at a time, before the dispatch ends. A kept step reads the
+/// store. The next dispatch sees what the last one wrote: dispatches are
+/// ordered by the engine's `draining` flag. `end()` drops a state that holds
+/// references, so that a finished dispatch keeps no copy of it alive (a
+/// copy held would make the next commit copy the collections it touches).
 @usableFromInline
 final class StepStateCache<State: Sendable> {
-  /// The thread running the dispatch synchronously; 0 outside it.
-  @usableFromInline let owner = Atomic<UInt>(0)
   @usableFromInline @exclusivity(unchecked) var state: State?
   @usableFromInline @exclusivity(unchecked) var count: UInt64 = 0
   /// The store's change count, read without the lock.
@@ -40,44 +29,20 @@ final class StepStateCache<State: Sendable> {
     self.readCounted = readCounted
   }
 
-  /// Identifies the calling thread.
-  @inlinable
-  static var currentThread: UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
-  }
-
-  /// Whether the caller is the thread running the dispatch synchronously.
-  @inlinable
-  var isOwned: Bool {
-    owner.load(ordering: .relaxed) == Self.currentThread
-  }
-
-  /// Starts a synchronous dispatch on the calling thread.
-  @inlinable
-  func begin() {
-    owner.store(Self.currentThread, ordering: .relaxed)
-  }
-
-  /// Ends the synchronous dispatch and drops the state, unless it is plain
-  /// data: a copy of that shares no storage with the store's state, so it
-  /// may stay for the next dispatch, which then reads no lock at all while
-  /// nothing else changed the store.
+  /// Ends the dispatch's synchronous pass: drops the state, unless it is
+  /// plain data. A copy of that shares no storage with the store's state,
+  /// so it may stay for the next dispatch, which then takes no lock at all
+  /// while nothing else changed the store.
   @inlinable
   func end() {
-    owner.store(0, ordering: .relaxed)
     if !_isPOD(State.self) { state = nil }
   }
 
   /// The store's current state: the cached one when the store has not
-  /// changed since it was cached, otherwise read (and, by the owner,
-  /// cached).
+  /// changed since it was cached, otherwise read (and, by the synchronous
+  /// pass, cached).
   ///
-  /// - Parameter owned: `isOwned`, which the caller asks once for the
-  ///   reads it makes on one thread.
+  /// - Parameter owned: Whether the caller is the synchronous pass.
   @inlinable @inline(__always)
   func read(owned: Bool) -> State {
     if owned, let state, counter._current == count { return state }
@@ -90,7 +55,7 @@ final class StepStateCache<State: Sendable> {
   }
 
   /// Records a state the dispatch wrote, with the change count after its
-  /// commit; ignored off the owning thread.
+  /// commit; ignored unless the caller is the synchronous pass.
   @inlinable
   func remember(_ state: State, count: UInt64, owned: Bool) {
     guard owned else { return }
