@@ -50,6 +50,8 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
     cache = nil
     middlewares = []
     handlers = []
+    // Not called on this path (`advance` goes through `forward` when there
+    // is no cache); it would reduce, as `forward` past the last middleware.
     terminal = { message, run, _ in forward(message, Int.max, run) }
   }
 
@@ -66,6 +68,8 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
     self.cache = cache
     self.terminal = terminal
     self.restart = restart
+    // Not called on this path (`advance` uses the handlers and `terminal`);
+    // it would run the pipeline as a kept step does.
     forward = { message, index, run in run.advance(message, to: index, ownsCache: false) }
   }
 }
