@@ -161,16 +161,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     withStorage("state") { $0.value }
   }
 
-  /// `changeCount`, read without the lock.
-  @inlinable
-  var currentChangeCount: UInt64 {
-    changeCounter.changeCount.load(ordering: .relaxed)
-  }
-
   /// The value and the `changeCount` it belongs to, read under the lock.
   @inlinable
   func countedValue() -> (Value, UInt64) {
-    withStorage("state") { ($0.value, changeCounter.changeCount.load(ordering: .relaxed)) }
+    withStorage("state") { ($0.value, changeCounter._current) }
   }
 
   // MARK: - Writing
@@ -185,7 +179,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     countAfter: UnsafeMutablePointer<UInt64>? = nil,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    if hasValueSubscribers.load(ordering: .relaxed) && ThreadIdentity.deliveryDepth == 0 {
+    if mayHaveValueSubscribers && ThreadIdentity.deliveryDepth == 0 {
       // Fast path: become the delivering thread first, so that when nothing
       // is queued the event goes straight to the subscribers without a trip
       // through the queue (one lock round trip fewer).
@@ -198,7 +192,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         var directCurrent: Value?
         var directSubscribers: [Subscriber] = []
         result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-          defer { countAfter?.pointee = changeCounter.changeCount.load(ordering: .relaxed) }
+          defer { countAfter?.pointee = changeCounter._current }
           let (result, changed, previous) = try apply(&storage, trace: trace, body)
           guard changed else { return result }
           countChange(&storage)
@@ -250,7 +244,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
       let (result, changed, previous) = try apply(&storage, trace: trace, body)
       if changed { notify = record(&storage, previous: previous) }
-      countAfter?.pointee = changeCounter.changeCount.load(ordering: .relaxed)
+      countAfter?.pointee = changeCounter._current
       return result
     }
     if notify { drain() }

@@ -140,7 +140,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// it already read, instead of reading it again.
   @inlinable
   public var _changeCount: UInt64 {
-    core.currentChangeCount
+    core.changeCounter._current
   }
 
   /// What counts this store's changes (`_changeCount`), as an object that

@@ -47,16 +47,13 @@ final class StepStateCache<State: Sendable> {
   func read(owned: Bool) -> State {
     if owned, let state, counter._current == count { return state }
     let (state, count) = readCounted()
-    if owned {
-      self.state = state
-      self.count = count
-    }
+    remember(state, count: count, owned: owned)
     return state
   }
 
-  /// Records a state the dispatch wrote, with the change count after its
-  /// commit; ignored unless the caller is the synchronous pass.
-  @inlinable
+  /// Records a state the dispatch read or wrote, with the change count it
+  /// belongs to; ignored unless the caller is the synchronous pass.
+  @inlinable @inline(__always)
   func remember(_ state: State, count: UInt64, owned: Bool) {
     guard owned else { return }
     self.state = state
