@@ -68,7 +68,7 @@ struct Gallery: ActionReducer {
   let api: PhotoAPI
   let clock: TestClock
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .load:
       state.isLoading = true

@@ -96,7 +96,7 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   /// Reduces `action` in place; call while holding the engine's `draining`.
   @inlinable
   func reduceDirectly(_ action: Action) -> StoreTask {
-    var effect = Effect<Action>.none
+    var effect = Effect<Action, Feature.Activity>.none
     let feature = engine.feature
     core.commit { ref in
       ref.modify { effect = feature.reduce(into: &$0, action: action) }
