@@ -8,8 +8,14 @@ struct Album: Equatable, Sendable {
   var count = 0
 }
 
+/// What `AlbumReducer`'s actions announce.
+enum AlbumActivity: Sendable, Equatable {
+  case refreshed(Int)
+}
+
 final class AlbumReducer: ReducerType {
   typealias TargetState = Album
+  typealias TargetActivity = AlbumActivity
   let api: PhotoAPI
   let clock: TestClock
 
@@ -33,6 +39,13 @@ final class AlbumReducer: ReducerType {
       let photos = try await self.api.photos()
       context.commit { $0.setPhotos(photos) }
       return photos.count
+    }
+  }
+
+  func refreshAndAnnounce() -> Action<Void> {
+    .init { context in
+      let count = try await context.dispatch { $0.refresh() }
+      context.send(.refreshed(count))
     }
   }
 

@@ -78,11 +78,13 @@ extension TestStore where Reducer: ActionReducer {
   /// await store.receiveActivity(.posted("hi"))
   /// ```
   ///
-  /// Activities are received in order with the actions effects send:
-  /// with exhaustivity on, the next thing received must be this activity;
-  /// with it off, what does not match is skipped. An activity nobody
-  /// receives fails at the next `send` and at `finish()`, pointing at the
-  /// `send` whose effects sent it.
+  /// Activities are received in the order effects sent them, apart from
+  /// actions (an effect's activity is delivered at once, while an action it
+  /// sent before may wait its turn to be reduced): with exhaustivity on,
+  /// the next activity must be `expected`; with it off, activities that do
+  /// not match are skipped. An activity nobody receives fails at the next
+  /// `send` and at `finish()`, pointing at the `send` whose effects sent
+  /// it.
   ///
   /// - Parameters:
   ///   - expected: The activity the test expects next.

@@ -46,10 +46,11 @@ extension TestStore where Reducer: ReducerType {
   /// await store.receiveActivity(.commentPosted)
   /// ```
   ///
-  /// Activities are received in order with the mutations: with
-  /// exhaustivity on, the next thing received must be this activity; with
-  /// it off, what does not match is skipped. An activity nobody receives
-  /// fails at the next step and at `finish()`, pointing at its `dispatch`.
+  /// Activities are received in the order they were sent, apart from
+  /// mutations: with exhaustivity on, the next activity must be
+  /// `expected`; with it off, activities that do not match are skipped. An
+  /// activity nobody receives fails at the next step and at `finish()`,
+  /// pointing at its `dispatch`.
   ///
   /// - Parameters:
   ///   - expected: The activity the test expects next.

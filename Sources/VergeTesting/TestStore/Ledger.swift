@@ -34,6 +34,10 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
   enum Produced: Sendable {
     case item(Item, before: State, after: State)
     case activity(Activity)
+
+    var isActivity: Bool {
+      if case .activity = self { true } else { false }
+    }
   }
 
   /// Something produced by the store's own work (an effect, a dispatched
@@ -113,9 +117,13 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
   /// Whether no origin's work counts as running.
   var isSettled: Bool { read { $0.origins.allSatisfy { !$0.isRunning } } }
 
-  /// Removes and returns the oldest item not asserted yet.
-  func popReceived() -> Received? {
-    data.withLock { $0.received.isEmpty ? nil : $0.received.removeFirst() }
+  /// Removes and returns the oldest thing not asserted yet of the kind
+  /// asked for: activities, or actions and mutations.
+  func popReceived(activity: Bool) -> Received? {
+    data.withLock { data in
+      guard let index = data.received.firstIndex(where: { $0.produced.isActivity == activity }) else { return nil }
+      return data.received.remove(at: index)
+    }
   }
 
   /// Marks what became of `received` in its origin's timeline.

@@ -74,7 +74,7 @@ extension TestStore {
     at location: FailureLocation
   ) async {
     await receiveNext(
-      from: backend, label: label, timeout: timeout, waitingFor: what,
+      from: backend, label: label, timeout: timeout, waitingFor: what, activity: false,
       nothingRunning: backend.vocabulary.nothingRunning,
       matching: { produced in
         guard case .item(let item, _, _) = produced else { return false }
@@ -96,7 +96,7 @@ extension TestStore {
   ) async where Backend.Activity: Equatable {
     await receiveNext(
       from: backend, label: "receiveActivity(\(Describe.action(expected)))", timeout: timeout,
-      waitingFor: "activity", nothingRunning: backend.vocabulary.nothingRunningForActivity,
+      waitingFor: "activity", activity: true, nothingRunning: backend.vocabulary.nothingRunningForActivity,
       matching: { produced in
         guard case .activity(let activity) = produced else { return false }
         return activity == expected
@@ -105,11 +105,15 @@ extension TestStore {
       at: location)
   }
 
-  /// Waits for the next thing the store's work produced that `predicate`
-  /// accepts, and hands it to `matched`.
+  /// Waits for the next thing of one kind (an activity, or an action or
+  /// mutation) that the store's work produced and `predicate` accepts, and
+  /// hands it to `matched`.
   ///
-  /// With exhaustivity on the next one must match; with it off, those that
-  /// do not are skipped. The wait ends as soon as the store produces
+  /// The two kinds are matched each in its own order: an activity an effect
+  /// sends is delivered at once, while an action it sent before may still
+  /// wait for another thread to reduce it. With exhaustivity on the next
+  /// one of the kind must match; with it off, those that do not are
+  /// skipped. The wait ends as soon as the store produces
   /// something, fails at once when nothing runs that could produce it, and
   /// fails after `timeout`.
   private nonisolated(nonsending) func receiveNext<Backend: TestStoreBackend>(
@@ -117,6 +121,7 @@ extension TestStore {
     label: String,
     timeout: Duration?,
     waitingFor what: String,
+    activity: Bool,
     nothingRunning: String,
     matching predicate: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Bool,
     matched: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Void,
@@ -133,7 +138,7 @@ extension TestStore {
       // look, the look saw everything.
       let producing = backend.canProduce
       reportProblems(of: backend, at: location)
-      if let received = ledger.popReceived() {
+      if let received = ledger.popReceived(activity: activity) {
         if predicate(received.produced) {
           ledger.mark(received, .asserted)
           matched(received.produced)

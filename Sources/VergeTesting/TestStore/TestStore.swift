@@ -47,7 +47,7 @@
 ///
 /// Activities the store's work sends (an effect's `send(activity:)` or
 /// `.activity(_:)`, a method-reducer action's `context.send(_:)`) are
-/// received in the same order with `receiveActivity`:
+/// received with `receiveActivity`, in the order they were sent:
 ///
 /// ```swift
 /// await store.send(.post("hi")) { $0.isPosting = true }
