@@ -36,7 +36,7 @@ let package = Package(
     .testTarget(
       name: "VergeORMTests", dependencies: ["VergeORM", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue", "VergeTestSupport"],
+      name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue", "VergeORM", "VergeTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "ExamplesTests",
