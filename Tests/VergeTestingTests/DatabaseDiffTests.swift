@@ -49,6 +49,21 @@ final class ShelfReducer: ReducerType {
     }
   }
 
+  /// A database holding the author `a1` and `books`, indexed.
+  static func seeded(_ books: [(String, String)]) -> ShelfDatabase {
+    var database = ShelfDatabase()
+    _ = try? database.performBatchUpdates { (context) throws(DatabaseError) in
+      context.entities.author.insert(ShelfAuthor(rawID: "a1", name: "Le Guin"))
+      for (id, name) in books {
+        let book = context.entities.book.insert(ShelfBook(rawID: id, name: name, authorID: "a1"))
+        try context.indexes.allBooks.append(book.entityID)
+        try context.indexes.bookByName.set(book.entityID, for: name)
+        try context.indexes.booksByAuthor.append(book.entityID, to: .init("a1"))
+      }
+    }
+    return database
+  }
+
   func rename(_ id: String, to name: String) -> Mutation {
     .init { state in
       _ = try? state.database.performBatchUpdates { (context) throws(DatabaseError) in
@@ -62,17 +77,7 @@ final class ShelfReducer: ReducerType {
 /// index contents; never storage or version stamps.
 final class DatabaseDiffTests: XCTestCase {
   private func shelf(_ books: [(String, String)]) -> Shelf {
-    var shelf = Shelf()
-    _ = try? shelf.database.performBatchUpdates { (context) throws(DatabaseError) in
-      context.entities.author.insert(ShelfAuthor(rawID: "a1", name: "Le Guin"))
-      for (id, name) in books {
-        let book = context.entities.book.insert(ShelfBook(rawID: id, name: name, authorID: "a1"))
-        try context.indexes.allBooks.append(book.entityID)
-        try context.indexes.bookByName.set(book.entityID, for: name)
-        try context.indexes.booksByAuthor.append(book.entityID, to: .init("a1"))
-      }
-    }
-    return shelf
+    Shelf(database: ShelfReducer.seeded(books))
   }
 
   func testAChangedFieldShowsByTableIDAndField() {
