@@ -166,12 +166,39 @@ final class TestStoreActivityTests: XCTestCase {
       [
         .init(
           message: """
-            finish(): 1 activity(ies) sent but not asserted, committed by dispatch(refreshAndAnnounce()):
+            finish(): 1 activity(ies) sent but not asserted, sent by dispatch(refreshAndAnnounce()):
               activity .refreshed(1)
             Timeline of dispatch(refreshAndAnnounce()) at TestStoreActivityTests.swift:\(line):
               refreshAndAnnounce() started (ended)
               committed setLoading(_:) (asserted)
               committed setPhotos(_:) (asserted)
+              activity .refreshed(1) (not asserted)
+            """, line: line)
+      ])
+  }
+
+  func testMutationsAndAnActivityLeftOverAreReportedTogetherAtTheirDispatch() async throws {
+    let log = FailureLog()
+    let store = TestStore(
+      initialState: Album(), reducer: AlbumReducer(api: .stub(["a"])), timeout: .milliseconds(500),
+      reporter: log.reporter)
+    let line: UInt = #line + 1
+    let refresh = store.dispatch { $0.refreshAndAnnounce() }
+    try await refresh.value
+    await store.finish()
+    XCTAssertEqual(
+      log.all,
+      [
+        .init(
+          message: """
+            finish(): 2 mutation(s) committed but not asserted, and 1 activity(ies) sent but not asserted, from dispatch(refreshAndAnnounce()):
+              setLoading(_:)
+              setPhotos(_:)
+              activity .refreshed(1)
+            Timeline of dispatch(refreshAndAnnounce()) at TestStoreActivityTests.swift:\(line):
+              refreshAndAnnounce() started (ended)
+              committed setLoading(_:) (not asserted)
+              committed setPhotos(_:) (not asserted)
               activity .refreshed(1) (not asserted)
             """, line: line)
       ])

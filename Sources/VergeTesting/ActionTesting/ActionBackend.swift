@@ -46,6 +46,8 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
       nothingRunningForActivity: "no activity was sent, and no effect is running that could send one.",
       leftoverItems: "action(s) received but not asserted",
       leftoverOrigin: "sent by effects of",
+      activityOrigin: "sent by effects of",
+      mixedOrigin: "sent by effects of",
       stillRunning: { context, origin in
         "\(context): an effect started by \(origin) is still running. Receive its actions, or call skipInFlightEffects()."
       },

@@ -73,6 +73,8 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
       nothingRunningForActivity: "no activity was sent, and no dispatched action is running that could send one.",
       leftoverItems: "mutation(s) committed but not asserted",
       leftoverOrigin: "committed by",
+      activityOrigin: "sent by",
+      mixedOrigin: "from",
       stillRunning: { context, origin in
         "\(context): \(origin) is still running. Receive its mutations, or call skipInFlightActions()."
       },

@@ -69,7 +69,7 @@ extension TestStore {
     var reported = Set<Int>()
     for origin in byOrigin.keys.sorted(by: { ($0 ?? -1) < ($1 ?? -1) }) {
       let list = byOrigin[origin, default: []]
-      let activities = list.count { if case .activity = $0 { true } else { false } }
+      let activities = list.count(where: \.isActivity)
       let items = list.count - activities
       let counts = [
         items > 0 ? "\(items) \(vocabulary.leftoverItems)" : nil,
@@ -78,7 +78,9 @@ extension TestStore {
       let lines = list.map { "  " + Self.describe($0, vocabulary) }.joined(separator: "\n")
       if let origin {
         let source = origins[origin]
-        var message = "\(context): \(counts), \(vocabulary.leftoverOrigin) \(source.label):\n" + lines
+        let joint =
+          activities == 0 ? vocabulary.leftoverOrigin : items == 0 ? vocabulary.activityOrigin : vocabulary.mixedOrigin
+        var message = "\(context): \(counts), \(joint) \(source.label):\n" + lines
         if source.isRunning && backend.canProduce {
           message += "\n" + vocabulary.stillRunning(context, source.label)
         }

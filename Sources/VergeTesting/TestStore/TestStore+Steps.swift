@@ -37,7 +37,7 @@ extension TestStore {
     let list = pending.map { received in
       "  " + Self.describe(received.produced, vocabulary) + (received.origin.map { origins[$0].fromClause } ?? "")
     }
-    let activities = pending.count { if case .activity = $0.produced { true } else { false } }
+    let activities = pending.count(where: \.produced.isActivity)
     let items = pending.count - activities
     let counts = [
       items > 0 ? "\(items) \(vocabulary.unassertedItems)" : nil,

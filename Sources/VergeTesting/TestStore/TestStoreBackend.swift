@@ -54,8 +54,13 @@ struct Vocabulary<Item>: Sendable {
   let nothingRunningForActivity: String
   /// `action(s) received but not asserted`: at the end of a test.
   let leftoverItems: String
-  /// `sent by effects of`: joins leftovers to their origin.
+  /// `sent by effects of`: joins leftover items to their origin.
   let leftoverOrigin: String
+  /// `sent by effects of`: joins leftover activities to their origin.
+  let activityOrigin: String
+  /// `sent by effects of`: joins a mix of leftover items and activities to
+  /// their origin.
+  let mixedOrigin: String
   /// The end-of-test failure for an origin whose work still runs.
   let stillRunning: @Sendable (_ context: String, _ origin: String) -> String
   /// An item in a list (`.tick`, `setPhotos(_:)`).
