@@ -38,3 +38,23 @@ public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
     return value[keyPath: keyPath]
   }
 }
+
+extension StateSnapshot: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The state's own description, so `print(store.state)` shows the state.
+  ///
+  /// Registers nothing with Swift Observation: describing the state is for
+  /// logs, not a dependency.
+  public var description: String {
+    String(describing: value)
+  }
+
+  /// The state's own debug description (`debugPrint(store.state)`).
+  public var debugDescription: String {
+    String(reflecting: value)
+  }
+
+  /// The state's own mirror, so `dump(store.state)` shows the state's fields.
+  public var customMirror: Mirror {
+    Mirror(reflecting: value)
+  }
+}
