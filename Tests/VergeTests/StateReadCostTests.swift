@@ -160,5 +160,11 @@ final class StateReadCostTests: XCTestCase {
   /// toolchain, so reads take the precise path rather than the fallback.
   func testTrackedReadsAreDetected() {
     XCTAssertTrue(observationAccessIsDetectable)
+    XCTAssertTrue(probeSeesTracking())
+    var insideAnotherTracking = false
+    withObservationTracking {
+      insideAnotherTracking = probeSeesTracking()
+    } onChange: {}
+    XCTAssertTrue(insideAnotherTracking, "a first read inside an observer would turn the precise path off")
   }
 }

@@ -218,14 +218,20 @@ struct ObservationProbe: Hashable, Sendable {
 
 /// Whether this Observation implementation records accesses as
 /// `ObservationProbe` expects: a probe access is seen inside
-/// `withObservationTracking` and not outside it. Checked once; if it ever
-/// fails, every read arms its check, as if tracked: correct, only slower.
+/// `withObservationTracking`. Checked once; if it ever fails, every read arms
+/// its check, as if tracked: correct, only slower.
 @usableFromInline
-let observationAccessIsDetectable: Bool = {
+let observationAccessIsDetectable = probeSeesTracking()
+
+/// Makes a probe access inside `withObservationTracking` and tells whether
+/// the probe saw it. Correct also when called inside an outer tracking (the
+/// first read of a process is often a SwiftUI body): the inner tracking
+/// collects the access before handing it on to the outer one.
+func probeSeesTracking() -> Bool {
   let subject = StateObservation<Int> { _ in nil }
-  var seenInside = false
+  var seen = false
   withObservationTracking {
-    seenInside = subject.accessRevealsTracking()
+    seen = subject.accessRevealsTracking()
   } onChange: {}
-  return seenInside && !subject.accessRevealsTracking()
-}()
+  return seen
+}
