@@ -1,9 +1,6 @@
 /// The errors VergeNeue reports for bad input. Each leaves the state as it
 /// was.
 public enum NeueError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The store a `ScopedStore` was cut from has been released; the scope can
-  /// no longer read or change anything.
-  case parentReleased
   /// A middleware dropped the action named `name`, so it never ran.
   case dropped(name: String)
   /// A recording was replayed into a store whose state is not the state the
@@ -19,8 +16,6 @@ public enum NeueError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A sentence explaining the error.
   public var description: String {
     switch self {
-    case .parentReleased:
-      return "The parent store of this scoped store has been released; nothing was read or changed."
     case .dropped(let name):
       return "A middleware dropped '\(name)' before it ran."
     case .invalidArgument(let message):

@@ -125,7 +125,7 @@ final class ActionLifecycleTests: XCTestCase {
     let observation = profile.observeLifecycle { event in
       if case .effectStarted(let id, let origin) = event { started.append("\(id) \(origin)") }
     }
-    try profile.send(.renameAfterGate("x"))
+    profile.send(.renameAfterGate("x"))
     XCTAssertEqual(started.all, ["effect #1 renameAfterGate(\"x\")"])
     profile.cancelAllEffects()
     gate.open()

@@ -87,7 +87,7 @@ final class ActivityTests: XCTestCase {
     let seen = Collected<Notice>()
     root.sinkActivity { seen.append($0) }.storeWhileSourceActive()
     let scope = root.scope(\.inner, reducer: NoticeFeature(gate: Gate()))
-    _ = try? scope.send(.save)
+    _ = scope.send(.save)
     XCTAssertEqual(seen.all, [.saved(1)])
     XCTAssertEqual(root.state.inner.count, 1)
   }
@@ -99,7 +99,7 @@ final class ActivityTests: XCTestCase {
     let observation = scope.observeEvents { event in
       if case .effectFailed(let error as NeueError) = event { errors.append(error) }
     }
-    try scope.send(.save)
+    scope.send(.save)
     XCTAssertEqual(errors.all, [.activityTypeMismatch(expected: "Never", actual: "Notice")])
     XCTAssertEqual(root.state.inner.count, 1, "the action itself is still reduced")
     observation.cancel()

@@ -44,6 +44,11 @@ struct CounterActions: ActionReducer {
   }
 }
 
+// From synchronous code (a button handler), `dispatch` returns the task.
+func incrementTapped(_ store: ReducerStore<CounterReducer>) {  // not async
+  store.dispatch { $0.incrementLater() }
+}
+
 final class GettingStartedTests: XCTestCase {
   func testTheSameCounterInThreeStyles() async throws {
     // 1. Free commits on the core store.
@@ -57,6 +62,10 @@ final class GettingStartedTests: XCTestCase {
     methods.commit { $0.increment() }
     methods.commit { $0.decrement() }
     try await methods.dispatch { $0.incrementLater() }
+    incrementTapped(methods)
+    let task: Task<Void, any Error> = methods.dispatch { $0.incrementLater() }
+    try await task.value
+    await methods.waitUntilIdle()
 
     // 3. Enum actions.
     let actions = ActionStore(initialState: Counter(), reducer: CounterActions())
@@ -65,7 +74,7 @@ final class GettingStartedTests: XCTestCase {
     await actions.send(.incrementLater).finish()
 
     XCTAssertEqual(free.state.count, 1)
-    XCTAssertEqual(methods.state.count, 1)
+    XCTAssertEqual(methods.state.count, 3)
     XCTAssertEqual(actions.state.count, 1)
   }
 

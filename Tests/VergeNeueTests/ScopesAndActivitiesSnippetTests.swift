@@ -38,10 +38,10 @@ final class ScopesAndActivitiesSnippetTests: XCTestCase {
     .storeWhileSourceActive()
 
     let draft = store.scope(\.draft, reducer: DraftFeature())
-    try draft.send(.edit("hello"))
-    try draft.send(.post)
+    draft.send(.edit("hello"))
+    draft.send(.post)
 
     XCTAssertEqual(store.state.sent, ["hello"])
-    XCTAssertEqual(try draft.state.text, "")
+    XCTAssertEqual(draft.state.text, "")
   }
 }

@@ -1,9 +1,11 @@
+import Foundation
 @_spi(Testing) @testable import VergeORM
 import VergeTestSupport
 import XCTest
 
 /// Random batches applied to the database and to a naive reference made of
-/// arrays, compared after every step.
+/// arrays, compared after every step, and the database round-tripped through
+/// `Codable` after every step.
 final class ModelBasedTests: XCTestCase {
   /// The reference: plain arrays, searched linearly.
   struct Reference {
@@ -24,12 +26,61 @@ final class ModelBasedTests: XCTestCase {
       booksByAuthor.removeAll { $0.1.isEmpty }
     }
 
+    /// Deletes the author; its books and group are dealt with when the
+    /// batch ends (`finishBatch`), as the database does.
     mutating func deleteAuthor(_ id: Author.EntityID) {
-      guard authors.contains(where: { $0.entityID == id }) else { return }
       authors.removeAll { $0.entityID == id }
-      for book in booksByAuthor.first(where: { $0.0 == id })?.1 ?? [] { deleteBook(book) }
-      booksByAuthor.removeAll { $0.0 == id }
     }
+
+    /// What the end of a batch does: `Library`'s middleware deletes the
+    /// books of the authors that existed before the batch and not after it
+    /// (the net deletions), then the groups of every author that no longer
+    /// exists are dropped, including authors the batch inserted and deleted.
+    mutating func finishBatch(authorsBefore: Set<Author.EntityID>) {
+      let now = Set(authors.map(\.entityID))
+      for author in authorsBefore.subtracting(now) {
+        for book in booksByAuthor.first(where: { $0.0 == author })?.1 ?? [] { deleteBook(book) }
+      }
+      booksByAuthor.removeAll { !now.contains($0.0) }
+    }
+
+    /// Inserts a book and puts it in every index.
+    mutating func insertIndexedBook(_ book: Book, at position: Int) {
+      books.append(book)
+      allBooks.insert(book.entityID, at: position)
+      bookByName.removeAll { $0.0 == book.name }
+      bookByName.append((book.name, book.entityID))
+      if let i = booksByGenre.firstIndex(where: { $0.0 == book.genre }) {
+        booksByGenre[i].1.append(book.entityID)
+      } else {
+        booksByGenre.append((book.genre, [book.entityID]))
+      }
+      if let i = booksByAuthor.firstIndex(where: { $0.0 == book.authorID }) {
+        booksByAuthor[i].1.append(book.entityID)
+      } else {
+        booksByAuthor.append((book.authorID, [book.entityID]))
+      }
+    }
+
+    func hasBook(_ id: Book.EntityID) -> Bool { books.contains { $0.entityID == id } }
+    func hasAuthor(_ id: Author.EntityID) -> Bool { authors.contains { $0.entityID == id } }
+  }
+
+  /// Inserts a book in the batch and puts it in every index, as
+  /// `Reference.insertIndexedBook` does.
+  private func insertIndexedBook(
+    _ book: Book, at position: Int, in context: DatabaseBatchUpdatesContext<Library>
+  ) throws(DatabaseError) {
+    context.entities.book.insert(book)
+    try context.indexes.allBooks.insert(book.entityID, at: position)
+    try context.indexes.bookByName.set(book.entityID, for: book.name)
+    try context.indexes.booksByGenre.append(book.entityID, to: book.genre)
+    try context.indexes.booksByAuthor.append(book.entityID, to: book.authorID)
+  }
+
+  /// A form of deletion, chosen at random for the steps that delete.
+  enum DeletionForm: CaseIterable {
+    case one, many, all
   }
 
   override func setUp() {
@@ -48,14 +99,16 @@ final class ModelBasedTests: XCTestCase {
     var reference = Reference()
     var history: [(Library, Reference)] = []
     for step in 0..<steps {
-      let operation = Int.random(in: 0..<14, using: &rng)
+      let operation = Int.random(in: 0..<16, using: &rng)
       let bookID = Book.EntityID("b\(Int.random(in: 0..<60, using: &rng))")
       let authorID = Author.EntityID("a\(Int.random(in: 0..<12, using: &rng))")
       let position = Int.random(in: 0..<40, using: &rng)
       let genre = ["novel", "poetry", "essay"].randomElement(using: &rng)!
       let name = "n\(Int.random(in: 0..<30, using: &rng))"
       let failing = Int.random(in: 0..<10, using: &rng) == 0
+      let form = DeletionForm.allCases.randomElement(using: &rng)!
       let before = (database, reference)
+      let authorsBefore = Set(reference.authors.map(\.entityID))
       var expected = reference
       struct Abort: Error {}
       do {
@@ -71,29 +124,11 @@ final class ModelBasedTests: XCTestCase {
             }
           case 1, 2:
             // Insert a book of an existing author and index it everywhere.
-            guard expected.authors.contains(where: { $0.entityID == authorID }) else { break }
-            if expected.books.contains(where: { $0.entityID == bookID }) { break }
+            guard expected.hasAuthor(authorID), !expected.hasBook(bookID) else { break }
             let book = Book(rawID: bookID.raw, name: name, genre: genre, authorID: authorID)
-            context.entities.book.insert(book)
-            expected.books.append(book)
             let at = min(position, expected.allBooks.count)
-            try context.indexes.allBooks.insert(bookID, at: at)
-            expected.allBooks.insert(bookID, at: at)
-            try context.indexes.bookByName.set(bookID, for: name)
-            expected.bookByName.removeAll { $0.0 == name }
-            expected.bookByName.append((name, bookID))
-            try context.indexes.booksByGenre.append(bookID, to: genre)
-            if let i = expected.booksByGenre.firstIndex(where: { $0.0 == genre }) {
-              expected.booksByGenre[i].1.append(bookID)
-            } else {
-              expected.booksByGenre.append((genre, [bookID]))
-            }
-            try context.indexes.booksByAuthor.append(bookID, to: authorID)
-            if let i = expected.booksByAuthor.firstIndex(where: { $0.0 == authorID }) {
-              expected.booksByAuthor[i].1.append(bookID)
-            } else {
-              expected.booksByAuthor.append((authorID, [bookID]))
-            }
+            try insertIndexedBook(book, at: at, in: context)
+            expected.insertIndexedBook(book, at: at)
           case 3:
             do {
               try context.entities.book.update(bookID) { $0.name = name }
@@ -155,12 +190,62 @@ final class ModelBasedTests: XCTestCase {
             } else {
               expected.authors.append(author)
             }
-          default:
+          case 13:
             try context.indexes.booksByGenre.move(in: genre, from: 0, to: 0)
+          case 14:
+            // An author inserted, given books (so a group), and deleted again
+            // within the batch, possibly with other authors.
+            let author = Author(rawID: authorID.raw, name: name)
+            context.entities.author.insert(author)
+            expected.deleteAuthor(authorID)
+            expected.authors.append(author)
+            for _ in 0..<Int.random(in: 1...2, using: &rng) {
+              let id = Book.EntityID("b\(Int.random(in: 0..<60, using: &rng))")
+              guard !expected.hasBook(id) else { continue }
+              let book = Book(rawID: id.raw, name: name, genre: genre, authorID: authorID)
+              let at = min(position, expected.allBooks.count)
+              try insertIndexedBook(book, at: at, in: context)
+              expected.insertIndexedBook(book, at: at)
+            }
+            switch form {
+            case .one:
+              context.entities.author.delete(authorID)
+              expected.deleteAuthor(authorID)
+            case .many:
+              let other = Author.EntityID("a\(Int.random(in: 0..<12, using: &rng))")
+              context.entities.author.delete([authorID, other])
+              expected.deleteAuthor(authorID)
+              expected.deleteAuthor(other)
+            case .all:
+              context.entities.author.deleteAll()
+              expected.authors.removeAll()
+            }
+          default:
+            // A book inserted, put in every index and deleted again within
+            // the batch.
+            guard expected.hasAuthor(authorID), !expected.hasBook(bookID) else { break }
+            let book = Book(rawID: bookID.raw, name: name, genre: genre, authorID: authorID)
+            let at = min(position, expected.allBooks.count)
+            try insertIndexedBook(book, at: at, in: context)
+            expected.insertIndexedBook(book, at: at)
+            switch form {
+            case .one:
+              context.entities.book.delete(bookID)
+              expected.deleteBook(bookID)
+            case .many:
+              let other = Book.EntityID("b\(Int.random(in: 0..<60, using: &rng))")
+              context.entities.book.delete([bookID, other])
+              expected.deleteBook(bookID)
+              expected.deleteBook(other)
+            case .all:
+              context.entities.book.deleteAll()
+              for book in expected.books { expected.deleteBook(book.entityID) }
+            }
           }
           if failing { throw Abort() }
         }
         XCTAssertFalse(failing)
+        expected.finishBatch(authorsBefore: authorsBefore)
         reference = expected
       } catch is Abort {
         XCTAssertTrue(database == before.0, "seed \(seed) step \(step): a failed batch changed the database")
@@ -168,6 +253,13 @@ final class ModelBasedTests: XCTestCase {
         XCTAssertTrue(database == before.0)
       }
       try compare(database, reference, "seed \(seed) step \(step) operation \(operation)")
+      // Every database a batch produces can be encoded and decoded back.
+      let decoded = try JSONDecoder().decode(Library.self, from: JSONEncoder().encode(database))
+      XCTAssertTrue(decoded == database, "seed \(seed) step \(step): the decoded database differs")
+      try compare(decoded, reference, "seed \(seed) step \(step) decoded")
+      // Go on from the decoded copy every other step, so later batches run
+      // on decoded databases too.
+      if step.isMultiple(of: 2) { database = decoded }
       if step % 100 == 0 { history.append((database, reference)) }
     }
     // Earlier versions are untouched by later batches.

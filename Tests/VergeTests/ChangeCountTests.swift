@@ -23,12 +23,13 @@ final class ChangeCountTests: XCTestCase {
     XCTAssertGreaterThan(store._changeCount, afterChange)
   }
 
-  func testAnEqualWriteDoesNotCountWhenThePreviousStateIsKept() {
+  func testAWriteCountsEvenWhenItAssignsAnEqualValue() {
     let store = Store<Counter, Never>(initialState: Counter(count: 3))
     let subscription = store.sinkState { _ in }
     let before = store._changeCount
     store.commit { $0.count = 3 }
-    XCTAssertEqual(store._changeCount, before)
+    XCTAssertGreaterThan(store._changeCount, before)
+    XCTAssertEqual(store.version, store._changeCount)
     subscription.cancel()
   }
 

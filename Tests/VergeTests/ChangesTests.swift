@@ -49,7 +49,7 @@ final class ChangesTests: XCTestCase {
   func testIfChangedWithCustomComparer() {
     let changes = Changes(previous: Profile(first: "ada"), current: Profile(first: "ADA"))
     var caseInsensitiveRuns = 0
-    changes.ifChanged({ $0.first }, comparedBy: { $0.lowercased() == $1.lowercased() }) { _ in
+    changes.ifChanged({ $0.first }, { $0.lowercased() == $1.lowercased() }) { _ in
       caseInsensitiveRuns += 1
     }
     XCTAssertEqual(caseInsensitiveRuns, 0)
@@ -62,7 +62,7 @@ final class ChangesTests: XCTestCase {
     first.ifChanged(\.age) { _ in runs += 1 }
     first.ifChanged(\.first, \.last) { _, _ in runs += 1 }
     first.ifChanged({ $0.tags }) { _ in runs += 1 }
-    first.ifChanged({ $0.age }, comparedBy: { _, _ in true }) { _ in runs += 1 }
+    first.ifChanged({ $0.age }, { _, _ in true }) { _ in runs += 1 }
     XCTAssertEqual(runs, 4)
     XCTAssertTrue(first.hasChanged(\.age))
   }

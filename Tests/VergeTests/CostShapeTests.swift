@@ -1,3 +1,4 @@
+import Observation
 import Verge
 import XCTest
 
@@ -28,7 +29,9 @@ final class CostShapeTests: XCTestCase {
     let store = Store<Big, Never>(initialState: Big())
     let derived = store.derived(.select(\.unrelated))
     let sum = store.derived(.map { $0.buffer[0] })
-    _ = store.state.unrelated  // arms an observation check
+    withObservationTracking {
+      _ = store.state.unrelated  // arms an observation check
+    } onChange: {}
     let copied = copies {
       for i in 0..<100 { store.commit { $0.buffer[i] = i + 1 } }
     }

@@ -116,9 +116,10 @@ final class DerivedTests: XCTestCase {
       let chained = derived.derived(.map { "\($0)" })
       weakDerived = derived
       weakChained = chained
-      chained.sinkState { _ in }.storeWhileSourceActive()
+      let subscription = chained.sinkState { _ in }
       store.commit { $0.count = 1 }
       XCTAssertEqual(chained.value, "1")
+      subscription.cancel()
     }
     XCTAssertNil(weakChained)
     XCTAssertNil(weakDerived)
@@ -132,15 +133,18 @@ final class DerivedTests: XCTestCase {
     XCTAssertEqual(chained.value, 101)
   }
 
-  func testStoreWhileSourceActiveOnDerivedTiesToTheDerivedValue() {
+  func testStoreWhileSourceActiveOnDerivedLivesAsLongAsTheStore() {
     let store = Store<Shop, Never>(initialState: Shop())
     let received = Recorder<Int>()
+    weak var weakDerived: Derived<Int>?
     var derived: Derived<Int>? = store.derived(.select(\.count))
+    weakDerived = derived
     derived!.sinkState(dropsFirst: true) { received.append($0.current) }.storeWhileSourceActive()
     store.commit { $0.count = 1 }
     derived = nil
+    XCTAssertNotNil(weakDerived, "its subscription keeps the derived value alive")
     store.commit { $0.count = 2 }
-    XCTAssertEqual(received.values, [1])
+    XCTAssertEqual(received.values, [1, 2])
   }
 
   func testManyDerivedValuesUnderConcurrentCommitsEndConsistent() {

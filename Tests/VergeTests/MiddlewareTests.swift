@@ -17,9 +17,10 @@ final class MiddlewareTests: XCTestCase {
     XCTAssertEqual(seen.values, ["0->5", "5->50"])
     XCTAssertEqual(delivered.values, [5, 10])
 
-    // Adjusted back to the previous state: nobody is notified.
+    // Adjusted back to the previous value: the commit wrote, so subscribers
+    // are notified, and `ifChanged` tells them nothing changed.
     store.commit { $0.count = 11 }
-    XCTAssertEqual(delivered.values, [5, 10])
+    XCTAssertEqual(delivered.values, [5, 10, 10])
     withExtendedLifetime(subscription) {}
   }
 

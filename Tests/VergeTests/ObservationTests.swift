@@ -59,11 +59,12 @@ final class ObservationTests: XCTestCase {
   func testStoreStopsFollowingOnceNothingReadIsWatched() {
     let store = Store<Counter, Never>(initialState: Counter())
     XCTAssertEqual(store.core.valueSubscriberCount, 0)
-    _ = store.state.count  // read outside any observer: armed until it changes
+    let reader = track { store.state.count }  // armed until what it read changes
     XCTAssertEqual(store.core.valueSubscriberCount, 1)
     store.commit { $0.name = "other" }
     XCTAssertEqual(store.core.valueSubscriberCount, 1)
     store.commit { $0.count = 1 }
+    XCTAssertTrue(reader.isSet)
     XCTAssertEqual(store.core.valueSubscriberCount, 0, "commits keep paying for a read nobody watches")
   }
 

@@ -92,7 +92,11 @@ final class SinkStateTests: XCTestCase {
     let store = Store<Counter, Never>(initialState: Counter())
     let observed = Recorder<Int>()
     let a = store.sinkState(dropsFirst: true) { changes in
-      if changes.count % 10 == 5 { store.commit { $0.name = "\(changes.count)" } }
+      // Rename once per count ending in 5: a commit notifies whenever it
+      // writes, so the rename's own delivery must not rename again.
+      if changes.count % 10 == 5, changes.name != "\(changes.count)" {
+        store.commit { $0.name = "\(changes.count)" }
+      }
     }
     let b = store.sinkState(dropsFirst: true) { changes in observed.append(changes.count) }
     concurrently(threads: 4) { _ in

@@ -83,7 +83,8 @@ final class LatestChangesBuffer<Value: Sendable>: Sendable {
         return waiting
       }
       if let pending = state.pending {
-        state.pending = Changes(previous: pending.previous, current: changes.current)
+        state.pending = Changes(
+          previous: pending.previous, current: changes.current, version: changes.version)
       } else {
         state.pending = changes
       }

@@ -11,10 +11,14 @@ import Synchronization
 /// ```
 ///
 /// - A derived value does not keep its store alive; when the store goes
-///   away, `value` keeps the last value and subscriptions end. A chained
-///   derived value keeps the derived values it was made from alive.
+///   away, `value` keeps the last value and every subscription to it (and
+///   to values derived from it) ends: handlers are released and async
+///   sequences finish. A chained derived value keeps the derived values it
+///   was made from alive.
 /// - Its source does not keep it alive either: release it and it stops
-///   being computed.
+///   being computed. A subscription keeps it alive, so
+///   `store.derived(.map { ... }).sinkState { ... }.storeWhileSourceActive()`
+///   keeps delivering for as long as the store lives.
 /// - It is updated inside its source's delivery, so its subscribers see its
 ///   changes in the source's commit order.
 /// - Complexity: A commit that does not change what a derived value reads
@@ -53,6 +57,25 @@ public final class Derived<Value: Sendable>: Sendable {
     core.value
   }
 
+  /// The current value and the one it replaced, as a subscriber would
+  /// receive them: `state.current`, `state.previous` (`nil` before the
+  /// first change) and `state.ifChanged`.
+  public var state: Changes<Value> {
+    core.withStorage("state") { storage in
+      Changes(
+        previous: storage.publishedPrevious, current: storage.value,
+        version: core.changeCounter._current)
+    }
+  }
+
+  /// A number that grows with every change of the value; two equal
+  /// readings mean the value did not change in between.
+  ///
+  /// - Complexity: O(1), read without the lock.
+  public var version: UInt64 {
+    core.changeCounter._current
+  }
+
   /// Subscribes to the value: `receive` gets the current value at once
   /// (unless `dropsFirst`), then each change, with the same ordering
   /// guarantees as `Store.sinkState`.
@@ -61,14 +84,21 @@ public final class Derived<Value: Sendable>: Sendable {
   ///   - dropsFirst: Skip the delivery of the current value.
   ///   - queue: Where to call `receive`.
   ///   - receive: Gets each change; `previous` is `nil` on the first delivery.
-  /// - Returns: The subscription's token; `storeWhileSourceActive()` ties it
-  ///   to this derived value.
+  /// - Returns: The subscription's token. It keeps this derived value alive
+  ///   until it ends; `storeWhileSourceActive()` ties it to the life of the
+  ///   store the value comes from.
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
     _ receive: @escaping @Sendable (Changes<Value>) -> Void
   ) -> StoreSubscription {
-    core.subscribe(.changes(receive), dropsFirst: dropsFirst, queue: queue).0
+    // The handler holds this derived value, so the subscription keeps it
+    // alive until the subscription is cancelled or its store goes away (both
+    // drop the subscriber, which breaks the cycle).
+    let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
+      withExtendedLifetime(self) { receive(changes) }
+    }
+    return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue).0
   }
 
   /// A value derived from this one.
@@ -108,12 +138,18 @@ public final class Derived<Value: Sendable>: Sendable {
     let update: @Sendable () -> Void = { [weak combined] in
       combined?.core.publish(computing: read)
     }
+    // When any source ends (its store went away), so does the combination.
+    let end: @Sendable () -> Void = { [weak combined] in combined?.core.end() }
     var subscriptions = [
-      core.subscribe(.values { _ in update() }, dropsFirst: true, queue: .committingThread).0
+      core.subscribe(
+        .values { _ in update() }, dropsFirst: true, queue: .committingThread, onTerminate: end
+      ).0
     ]
     for other in repeat each others {
       subscriptions.append(
-        other.core.subscribe(.values { _ in update() }, dropsFirst: true, queue: .committingThread).0)
+        other.core.subscribe(
+          .values { _ in update() }, dropsFirst: true, queue: .committingThread, onTerminate: end
+        ).0)
     }
     combined.follow(subscriptions)
     // A source may have changed between reading and subscribing.
@@ -164,7 +200,8 @@ extension StateCore {
       let hub = DerivedHub<Value>()
       let (subscription, _) = subscribe(
         .sequencedValues { sequence, value in hub.update(sequence, value) },
-        dropsFirst: true, queue: .committingThread)
+        dropsFirst: true, queue: .committingThread,
+        onTerminate: { hub.sourceEnded() })
       hub.hold(subscription)
       slot = hub
       return hub
@@ -201,6 +238,10 @@ final class DerivedHub<State: Sendable>: Sendable {
     init(update: @escaping (Entry, State) -> Void) {
       self.update = update
     }
+
+    /// The source went away: end the derived value's subscriptions.
+    @usableFromInline
+    func sourceEnded() {}
   }
 
   @usableFromInline
@@ -232,6 +273,19 @@ final class DerivedHub<State: Sendable>: Sendable {
   func remove(_ entry: Entry) {
     entry.startSequence.store(.max, ordering: .releasing)
     entries.withLock { $0.dead += 1 }
+  }
+
+  /// The source went away: every derived value it fed ends its
+  /// subscriptions, which ends theirs in turn.
+  @usableFromInline
+  func sourceEnded() {
+    let all = entries.withLock { entries -> ContiguousArray<Entry> in
+      defer { entries.all = [] }
+      return entries.all
+    }
+    for entry in all where !entry.isDead {
+      entry.sourceEnded()
+    }
   }
 
   /// Runs every live entry registered before event `sequence`.

@@ -61,6 +61,18 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     return Pipeline(areEqual: ==) { KeyPathEntry.equatable(keyPath) }
   }
 
+  /// Selects a property, as `select(_:)` does; Verge's documentation
+  /// writes it `.map(\.nested)`.
+  ///
+  /// - Parameter keyPath: The property to select.
+  /// - Returns: The pipeline.
+  /// - Complexity: One read and one comparison per upstream change.
+  @inlinable
+  public static func map(_ keyPath: KeyPath<Input, Output> & Sendable) -> Pipeline
+  where Output: Equatable {
+    select(keyPath)
+  }
+
   /// Maps the whole input; the closure runs on every upstream change.
   ///
   /// - Parameter transform: A pure function of the input. It runs inside the

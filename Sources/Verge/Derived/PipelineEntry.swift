@@ -24,6 +24,11 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry 
     preconditionFailure("Verge: PipelineEntry.start is implemented by each kind")
   }
 
+  @usableFromInline
+  override func sourceEnded() {
+    target?.end()
+  }
+
   /// Hands a changed output to the derived value.
   @inlinable
   func publish(_ output: Output) {

@@ -60,7 +60,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline
   enum Event: Sendable {
     case change(sequence: UInt64, previous: Value?, current: Value)
-    case first(Subscriber, Value)
+    case first(Subscriber, Value, version: UInt64)
     case activity(sequence: UInt64, Activity)
   }
 
@@ -76,6 +76,12 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     @usableFromInline var activitySubscribers = 0
     @usableFromInline var pending = EventQueue()
     @usableFromInline var retained: [StoreSubscription] = []
+    /// The value before the last `publish`, for a derived value's `state`;
+    /// stores never publish, so for them it stays `nil`.
+    @usableFromInline var publishedPrevious: Value?
+    /// Set once the source this core follows has gone away (`end()`): no
+    /// subscriber is kept after that.
+    @usableFromInline var ended = false
 
     @usableFromInline
     init(value: Value) {
@@ -283,14 +289,14 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       if written { storage.value = draft }
     }
     guard written else { return (result, false, previous) }
-    if let previous {
-      if !middlewares.isEmpty {
-        let trace = trace()
-        for middleware in middlewares {
-          middleware.body(previous, &storage.value, trace)
-        }
+    // A write notifies even when it assigned equal values: whether a part
+    // changed is decided per selection, never by comparing whole states,
+    // which would cost O(size of the state) on every commit.
+    if let previous, !middlewares.isEmpty {
+      let trace = trace()
+      for middleware in middlewares {
+        middleware.body(previous, &storage.value, trace)
       }
-      if isEqual(previous, storage.value) { return (result, false, previous) }
     }
     return (result, true, previous)
   }
@@ -314,9 +320,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let changed = withStorage("publish") { storage -> Bool in
       let newValue = compute()
       if isEqual(storage.value, newValue) { return false }
-      let previous: Value? = storage.changeSubscribers > 0 ? storage.value : nil
+      let previous = storage.value
       storage.value = newValue
-      notify = record(&storage, previous: previous)
+      storage.publishedPrevious = previous
+      notify = record(&storage, previous: storage.changeSubscribers > 0 ? previous : nil)
       return true
     }
     if notify { drain() }
@@ -378,30 +385,66 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     queue: DeliveryQueue,
     onTerminate: (@Sendable () -> Void)? = nil
   ) -> (StoreSubscription, Value) {
-    let (subscriber, value, notify) = withStorage("subscribe") { storage in
+    let (subscriber, value, notify, ended) = withStorage("subscribe") { storage in
       let subscriber = Subscriber(
         receiver, queue: queue, startSequence: storage.sequence, onTerminate: onTerminate)
-      storage.subscribers.append(subscriber)
-      count(subscriber, in: &storage, by: 1)
+      if !storage.ended {
+        storage.subscribers.append(subscriber)
+        count(subscriber, in: &storage, by: 1)
+      }
       var notify = false
       if !dropsFirst, !subscriber.receivesActivities {
-        enqueue(&storage, .first(subscriber, storage.value))
+        enqueue(
+          &storage, .first(subscriber, storage.value, version: changeCounter._current))
         notify = true
       }
-      return (subscriber, storage.value, notify)
+      return (subscriber, storage.value, notify, storage.ended)
     }
+    // The token holds its subscriber weakly: once the source drops it (on
+    // cancel or when the source goes away), its closure is released even
+    // while the token lives on.
     let token = StoreSubscription(
-      cancel: { [weak self] in
+      cancel: { [weak self, weak subscriber] in
+        guard let subscriber else { return }
         subscriber.markCancelled()
         self?.remove(subscriber)
       },
       retainInSource: { [weak self] token in
         guard let self else { return false }
-        self.withStorage("storeWhileSourceActive") { $0.retained.append(token) }
-        return true
-      })
+        return self.withStorage("storeWhileSourceActive") { storage in
+          guard !storage.ended else { return false }
+          storage.retained.append(token)
+          return true
+        }
+      },
+      isLive: { [weak subscriber] in subscriber.map { !$0.isCancelled } ?? false })
     if notify { drain() }
+    if ended { subscriber.terminate() }
     return (token, value)
+  }
+
+  /// Ends every subscription because the source this core follows went
+  /// away: subscribers are told (`onTerminate`, so async sequences finish)
+  /// and released with their closures, tokens kept with
+  /// `storeWhileSourceActive()` are dropped, and later subscribers receive
+  /// the current value once and end at once.
+  @usableFromInline
+  func end() {
+    let (subscribers, retained) = withStorage("end") { storage in
+      storage.ended = true
+      let taken = (storage.subscribers, storage.retained)
+      storage.subscribers = []
+      storage.retained = []
+      storage.valueSubscribers = 0
+      storage.changeSubscribers = 0
+      storage.activitySubscribers = 0
+      hasValueSubscribers.store(false, ordering: .relaxed)
+      return taken
+    }
+    for subscriber in subscribers {
+      subscriber.terminate()
+    }
+    withExtendedLifetime(retained) {}
   }
 
   private func remove(_ subscriber: Subscriber) {
@@ -496,9 +539,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     switch event {
     case .change(let sequence, let previous, let current):
       deliverChange(sequence, previous, current, to: subscribers)
-    case .first(let subscriber, let value):
+    case .first(let subscriber, let value, let version):
       subscriber.receive(
-        subscriber.startSequence, Changes(previous: nil, current: value), value)
+        subscriber.startSequence, Changes(previous: nil, current: value, version: version), value)
     case .activity(let sequence, let activity):
       Self.forEach(in: subscribers) { subscriber in
         if subscriber.startSequence < sequence, let receive = subscriber.activityReceiver {
@@ -513,7 +556,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   func deliverChange(
     _ sequence: UInt64, _ previous: Value?, _ current: Value, to subscribers: [Subscriber]
   ) {
-    let changes = Changes(previous: previous, current: current)
+    let changes = Changes(previous: previous, current: current, version: sequence)
     Self.forEach(in: subscribers) { subscriber in
       if subscriber.startSequence < sequence {
         subscriber.receive(sequence, changes, current)

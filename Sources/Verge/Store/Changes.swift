@@ -18,15 +18,21 @@ public struct Changes<State> {
   public let previous: State?
   /// The state after the change.
   public let current: State
+  /// The version of `current`: the store's (or derived value's) `version`
+  /// when it held this state. It grows with every change; two changes with
+  /// equal versions from one source carry the same state.
+  public let version: UInt64
 
   /// Creates a change from `previous` to `current`.
   ///
   /// - Parameters:
   ///   - previous: The state before the change; `nil` for a first delivery.
   ///   - current: The state after the change.
-  public init(previous: State?, current: State) {
+  ///   - version: The version of `current`; see `version`.
+  public init(previous: State?, current: State, version: UInt64 = 0) {
     self.previous = previous
     self.current = current
+    self.version = version
   }
 
   /// Reads a property of the new state.
@@ -113,17 +119,22 @@ public struct Changes<State> {
   }
 
   /// Runs `body` when the value that `select` picks changed, as decided by
-  /// `areEqual`; for values that are not `Equatable` or need a looser test.
+  /// `areEqual`; for values that are not `Equatable`, tuples, or a looser
+  /// test. The comparer takes no label, as in Verge's documentation:
+  ///
+  /// ```swift
+  /// changes.ifChanged({ ($0.name, $0.count) }, ==) { name, count in show(name, count) }
+  /// ```
   ///
   /// - Parameters:
-  ///   - select: Picks the value from a state.
+  ///   - select: Picks the value (often a tuple) from a state.
   ///   - areEqual: Decides whether two picked values are the same.
   ///   - body: Receives the value picked from the new state.
   /// - Returns: What `body` returned, or `nil` when nothing changed.
   @discardableResult
   public func ifChanged<Value, Result>(
     _ select: (State) throws -> Value,
-    comparedBy areEqual: (Value, Value) throws -> Bool,
+    _ areEqual: (Value, Value) throws -> Bool,
     _ body: (Value) throws -> Result
   ) rethrows -> Result? {
     let new = try select(current)
@@ -136,7 +147,8 @@ public struct Changes<State> {
   /// - Parameter keyPath: The part to keep.
   /// - Returns: The change of that part alone.
   public func map<Value>(_ keyPath: KeyPath<State, Value>) -> Changes<Value> {
-    Changes<Value>(previous: previous?[keyPath: keyPath], current: current[keyPath: keyPath])
+    Changes<Value>(
+      previous: previous?[keyPath: keyPath], current: current[keyPath: keyPath], version: version)
   }
 }
 

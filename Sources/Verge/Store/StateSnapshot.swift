@@ -1,9 +1,11 @@
 /// The state of a store at one moment, as `store.state` returns it.
 ///
-/// Member lookup reads the state (`store.state.count`) and registers the
-/// property read with Swift Observation, so a reader inside
-/// `withObservationTracking` or a SwiftUI body is invalidated only by
-/// commits that change what it read. `current` is the whole state value.
+/// Member lookup reads the state (`store.state.count`). Inside
+/// `withObservationTracking` or a SwiftUI body it also registers the
+/// property read with Swift Observation, so the reader is invalidated only
+/// by commits that change what it read; outside any observer a read
+/// registers and keeps nothing, so it costs the read alone. `current` is the
+/// whole state value. `print(store.state)` shows the state.
 @dynamicMemberLookup
 public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
   @usableFromInline let value: State
@@ -15,14 +17,15 @@ public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
     self.observation = observation
   }
 
-  /// The whole state; registers a dependency on all of it.
+  /// The whole state; inside an observer, registers a dependency on all of it.
   @inlinable
   public var current: State {
     observation?.trackWhole(value)
     return value
   }
 
-  /// Reads a property of the state and registers it with Swift Observation.
+  /// Reads a property of the state; inside an observer, registers it with
+  /// Swift Observation.
   @inlinable
   public subscript<Value: Equatable & Sendable>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let member = value[keyPath: keyPath]
@@ -30,11 +33,31 @@ public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
     return member
   }
 
-  /// Reads a property that is not `Equatable`; observers of it are
+  /// Reads a property that is not `Equatable`; observers that read it are
   /// invalidated by every commit that writes anything.
   @inlinable
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     observation?.trackUncomparable(keyPath)
     return value[keyPath: keyPath]
+  }
+}
+
+extension StateSnapshot: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  /// The state's own description, so `print(store.state)` shows the state.
+  ///
+  /// Registers nothing with Swift Observation: describing the state is for
+  /// logs, not a dependency.
+  public var description: String {
+    String(describing: value)
+  }
+
+  /// The state's own debug description (`debugPrint(store.state)`).
+  public var debugDescription: String {
+    String(reflecting: value)
+  }
+
+  /// The state's own mirror, so `dump(store.state)` shows the state's fields.
+  public var customMirror: Mirror {
+    Mirror(reflecting: value)
   }
 }

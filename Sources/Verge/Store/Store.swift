@@ -61,6 +61,18 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     StateSnapshot(core.value, observation: observation)
   }
 
+  /// A number that grows with every change of the state; two equal readings
+  /// mean the state did not change in between.
+  ///
+  /// `Changes.version` carries the same number for the state it delivers,
+  /// so a subscriber can tell whether it has already seen a state.
+  ///
+  /// - Complexity: O(1), read without the lock.
+  @inlinable
+  public var version: UInt64 {
+    core.changeCounter._current
+  }
+
   /// The current state, read without registering anything with Swift
   /// Observation; for libraries built on Verge (their own reads must not
   /// invalidate, or slow down, the app's observers).

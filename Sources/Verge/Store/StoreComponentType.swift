@@ -19,6 +19,13 @@ public protocol StoreComponentType {
 }
 
 extension StoreComponentType {
+  /// The store type a component declares, as in Verge:
+  /// `let store: DefaultStore = .init(initialState: .init())`.
+  public typealias DefaultStore = Store<State, Activity>
+
+  /// The store's `version`; see `Store.version`.
+  public var version: UInt64 { store.version }
+
   /// The store's current state; see `Store.state`.
   public var state: StateSnapshot<State> { store.state }
 

@@ -1,4 +1,9 @@
 
+/// Verge's name for a subscription token, so that code written for Verge
+/// (`Set<VergeAnyCancellable>`, `var cancellable: VergeAnyCancellable?`)
+/// compiles unchanged. It is `StoreSubscription` itself, not a second type.
+public typealias VergeAnyCancellable = StoreSubscription
+
 /// A token for a subscription; cancelling it or letting it go ends the
 /// subscription.
 ///
@@ -15,6 +20,8 @@ public final class StoreSubscription: Sendable, Hashable {
   private struct Actions {
     var cancel: (@Sendable () -> Void)?
     var retainInSource: (@Sendable (StoreSubscription) -> Bool)?
+    /// Whether the source still delivers to this subscription.
+    var isLive: (@Sendable () -> Bool)?
   }
 
   private let actions: LockedBox<Actions>
@@ -22,29 +29,32 @@ public final class StoreSubscription: Sendable, Hashable {
   @usableFromInline
   init(
     cancel: @escaping @Sendable () -> Void,
-    retainInSource: @escaping @Sendable (StoreSubscription) -> Bool
+    retainInSource: @escaping @Sendable (StoreSubscription) -> Bool,
+    isLive: (@Sendable () -> Bool)? = nil
   ) {
-    actions = LockedBox(Actions(cancel: cancel, retainInSource: retainInSource))
+    actions = LockedBox(Actions(cancel: cancel, retainInSource: retainInSource, isLive: isLive))
   }
+
 
   deinit {
     cancel()
   }
 
-  /// Whether `cancel()` has run (directly, or because the source went away
-  /// or the token was released).
+  /// Whether the subscription has ended: `cancel()` ran, or the source
+  /// (the store, or the store a derived value comes from) went away.
   public var isCancelled: Bool {
-    actions.withLock { $0.cancel == nil }
+    let (cancelled, isLive) = actions.withLock { ($0.cancel == nil, $0.isLive) }
+    return cancelled || isLive?() == false
   }
 
   /// Ends the subscription. No delivery starts after this returns; calling it
   /// again does nothing.
   public func cancel() {
-    let action = actions.withLock { actions in
+    let taken = actions.withLock { actions in
       defer { actions = Actions() }
-      return actions.cancel
+      return actions
     }
-    action?()
+    taken.cancel?()
   }
 
   /// Hands the token to its source (the store or derived value it came from),

@@ -41,7 +41,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   @usableFromInline let feature: Feature
-  let source: FragmentSource<State>
+  let access: any FragmentAccess<State>
   /// Delivers an activity of any type; returns the expected type's name
   /// when the type does not fit (nothing is delivered then).
   let activitySink: @Sendable (any Sendable) -> String?
@@ -68,12 +68,12 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   init(
     feature: Feature,
-    source: FragmentSource<State>,
+    access: any FragmentAccess<State>,
     middlewares: [Middleware<Action, State>],
     activitySink: @escaping @Sendable (any Sendable) -> String?
   ) {
     self.feature = feature
-    self.source = source
+    self.access = access
     self.activitySink = activitySink
     self.chain = MiddlewareChain(middlewares: middlewares)
     self.middlewares = middlewares
@@ -194,10 +194,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       return
     }
     let resolver = TicketResolver(entry.ticket)
-    let source = source
+    let access = access
     _ = chain.run(
       entry.action,
-      read: { source.pin()?.read() },
+      read: { access.read() },
       restart: { [weak self] action in _ = self?.send(action, cause: .middleware) },
       terminal: { [weak self] action in
         self?.reduce(action, cause: entry.cause, ticket: resolver.ticket)
@@ -208,8 +208,6 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   @discardableResult
   private func reduce(_ action: Action, cause: ActionCause<Action>, ticket: Ticket) -> State? {
-    // A scoped store whose parent is gone reduces nothing.
-    guard let access = source.pin() else { return nil }
     var effect = Effect<Action, Feature.Activity>.none
     // Formed only if a commit middleware asks: describing an action is costly.
     func trace() -> CommitTrace {
@@ -234,7 +232,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   /// Replays `action` without effects (for `replay`).
   func reduceIgnoringEffects(_ action: Action) {
-    source.pin()?.write(CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)) { _ = feature.reduce(into: &$0, action: action) }
+    access.write(CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)) { _ = feature.reduce(into: &$0, action: action) }
   }
 
   // MARK: - Effects

@@ -57,7 +57,7 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     self.core = core
     hasCommitMiddlewares = !commitMiddlewares.isEmpty
     engine = ActionEngine(
-      feature: reducer, source: .strong(StoreAccess(store: core)), middlewares: middlewares,
+      feature: reducer, access: StoreAccess(store: core), middlewares: middlewares,
       activitySink: { [weak core] activity in
         guard let typed = activity as? Activity else { return "\(Activity.self)" }
         core?.send(typed)

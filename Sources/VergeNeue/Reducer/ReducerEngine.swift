@@ -70,12 +70,50 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     _ action: ReducerAction<Reducer, Result>,
     on access: any FragmentAccess<State>
   ) async throws -> Result {
-    let info = ActionInfo(
+    let info = begin(action)
+    defer { inFlight.end() }
+    return try await run(action, info, on: access)
+  }
+
+  /// Starts `action` in a task of its own and returns the task at once.
+  ///
+  /// The task starts immediately on the calling thread (`Task.immediate`):
+  /// the action runs until its first suspension before this returns, so
+  /// actions started one after another begin in that order, and what they
+  /// commit before suspending is in the state when this returns. Where
+  /// `Task.immediate` is not available (Apple platforms before the 26
+  /// releases) the task is enqueued instead. Either way the action counts
+  /// as in flight from the moment this returns.
+  func start<Result>(
+    _ action: ReducerAction<Reducer, Result>,
+    on access: any FragmentAccess<State>
+  ) -> Task<Result, any Error> {
+    let info = begin(action)
+    let operation: @Sendable () async throws -> Result = { [self] in
+      defer { inFlight.end() }
+      return try await run(action, info, on: access)
+    }
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      return Task.immediate(operation: operation)
+    }
+    return Task(operation: operation)
+  }
+
+  /// Names the dispatch and counts it in flight; `run` must follow, then
+  /// `inFlight.end()`.
+  private func begin<Result>(_ action: ReducerAction<Reducer, Result>) -> ActionInfo {
+    inFlight.begin()
+    return ActionInfo(
       name: action.name,
       id: nextActionID.add(1, ordering: .relaxed).newValue,
       location: "\(action.file):\(action.line)")
-    inFlight.begin()
-    defer { inFlight.end() }
+  }
+
+  private func run<Result>(
+    _ action: ReducerAction<Reducer, Result>,
+    _ info: ActionInfo,
+    on access: any FragmentAccess<State>
+  ) async throws -> Result {
     if !chain.isEmpty {
       try await admit(info, on: access)
     }

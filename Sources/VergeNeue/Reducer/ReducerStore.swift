@@ -86,7 +86,8 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
     engine.commit(mutation, on: access)
   }
 
-  /// Runs an action of the reducer and waits for it.
+  /// Runs an action of the reducer and waits for it: the form for async
+  /// code.
   ///
   /// ```swift
   /// let count = try await store.dispatch { $0.fetchPhotos() }
@@ -95,16 +96,54 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
   /// The action runs in the calling task (cancelling that task cancels it).
   /// If it throws, the mutations it committed before stay (each is a
   /// finished change), nothing after is committed, and the error is rethrown.
+  /// In async code `store.dispatch { }` means this form; in synchronous code,
+  /// `dispatch(_:)`, which starts the action and returns its task.
   ///
-  /// - Parameter action: Picks the action from the reducer.
+  /// - Parameters:
+  ///   - action: Picks the action from the reducer.
+  ///   - isolation: The caller's actor, where `action` is called (so a
+  ///     main-actor caller may pass a closure that is not `Sendable`).
   /// - Returns: The action's result.
   /// - Throws: What the action threw, or `NeueError.dropped` when a
   ///   middleware dropped it.
   @discardableResult
   public func dispatch<Result: Sendable>(
-    _ action: (Reducer) -> ReducerAction<Reducer, Result>
+    _ action: (Reducer) -> ReducerAction<Reducer, Result>,
+    isolation: isolated (any Actor)? = #isolation
   ) async throws -> Result {
     try await engine.dispatch(action(engine.reducer), on: access)
+  }
+
+  /// Starts an action of the reducer from synchronous code (a button
+  /// handler) and returns its task at once: the form for synchronous code.
+  ///
+  /// ```swift
+  /// func refreshTapped() {
+  ///   store.dispatch { $0.fetchPhotos() }           // fire and forget
+  ///   let upload = store.dispatch { $0.upload(photo) }
+  ///   upload.cancel()                               // or: try await upload.value
+  /// }
+  /// ```
+  ///
+  /// The action starts on the calling thread, before this returns, and runs
+  /// there until its first suspension; what it commits before suspending is
+  /// in the state when `dispatch` returns, and actions dispatched one after
+  /// another start in that order. It then goes on in its own task, which
+  /// the store does not own: it ends on its own or by `cancel()` (the action
+  /// sees `Task.isCancelled`, and `value` throws what it throws then,
+  /// usually `CancellationError`). On Apple platforms before the 26
+  /// releases, which lack `Task.immediate`, the task is enqueued instead and
+  /// the action starts shortly after `dispatch` returns.
+  ///
+  /// - Parameter action: Picks the action from the reducer.
+  /// - Returns: The action's task: `try await task.value` for its result
+  ///   (or what it threw, `NeueError.dropped` when a middleware dropped it),
+  ///   `task.cancel()` to cancel it.
+  @discardableResult
+  public func dispatch<Result: Sendable>(
+    _ action: (Reducer) -> ReducerAction<Reducer, Result>
+  ) -> Task<Result, any Error> {
+    engine.start(action(engine.reducer), on: access)
   }
 
   /// Applies a recording's mutations to this store, to reproduce the state
@@ -133,13 +172,13 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
   ///   - keyPath: Where the fragment lives in this state.
   ///   - reducer: The fragment's reducer.
   ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child,
     middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
   ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+    ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
   }
 }
 

@@ -27,9 +27,26 @@ struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAcc
   }
 }
 
-/// A part of a store's state at a key path.
-struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: FragmentAccess {
+/// Where a scoped store's fragment lives: an access that can also forward
+/// activities to the root store and reach further in.
+protocol ScopeAnchor<Fragment>: FragmentAccess {
+  /// Sends `activity` to the root store's activity subscribers when it is of
+  /// the root store's activity type; returns `false` when it is not.
+  func sendActivity(_ activity: any Sendable) -> Bool
+  /// The name of the root store's activity type, for error messages.
+  var activityTypeName: String { get }
+  /// The anchor of a part of this fragment, into the same root.
+  func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
+}
+
+/// A part of a store's state at a key path. It holds the root store, and
+/// the object the scope was cut from (a `ReducerStore` or an `ActionStore`
+/// around it), strongly: a scoped store keeps its root alive.
+struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
   let store: Store<Root, Activity>
+  /// The store wrapping `store` that the scope was cut from, kept alive
+  /// with it; `nil` when cut from the core store itself.
+  let owner: (any AnyObject & Sendable)?
   let keyPath: SendableWritableKeyPath<Root, Fragment>
 
   func read() -> Fragment { store.untrackedState[keyPath: keyPath.value] }
@@ -44,59 +61,28 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
     let keyPath = keyPath
     return store.derived(.map { $0[keyPath: keyPath.value] })
   }
-}
-
-/// Where a scoped store's fragment lives, holding the store weakly.
-protocol ScopeAnchor<Fragment>: Sendable {
-  associatedtype Fragment: Equatable & Sendable
-
-  /// A strong access for one operation, or `parentReleased`.
-  func pin() throws(NeueError) -> any FragmentAccess<Fragment>
-  /// Sends `activity` to the root store's activity subscribers when it is of
-  /// the root store's activity type; returns `false` when it is not (a
-  /// released root drops it and returns `true`).
-  func sendActivity(_ activity: any Sendable) -> Bool
-  /// The name of the root store's activity type, for error messages.
-  var activityTypeName: String { get }
-  /// The anchor of a part of this fragment.
-  func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
-}
-
-struct WeakKeyPathAnchor<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
-  weak var store: Store<Root, Activity>?
-  let keyPath: SendableWritableKeyPath<Root, Fragment>
-
-  func pin() throws(NeueError) -> any FragmentAccess<Fragment> {
-    guard let store else { throw .parentReleased }
-    return KeyPathAccess(store: store, keyPath: keyPath)
-  }
 
   func appending<Child: Equatable & Sendable>(_ child: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
-    WeakKeyPathAnchor<Root, Activity, Child>(store: store, keyPath: keyPath.appending(child))
+    KeyPathAccess<Root, Activity, Child>(store: store, owner: owner, keyPath: keyPath.appending(child))
   }
 
   func sendActivity(_ activity: any Sendable) -> Bool {
     guard let typed = activity as? Activity else { return false }
-    store?.send(typed)
+    store.send(typed)
     return true
   }
 
   var activityTypeName: String { "\(Activity.self)" }
-
 }
 
-/// Where an engine finds its state: a store it holds (a root store), or an
-/// anchor into a parent it does not keep alive (a scoped store).
-enum FragmentSource<Fragment: Equatable & Sendable>: Sendable {
-  case strong(any FragmentAccess<Fragment>)
-  case anchored(any ScopeAnchor<Fragment>)
-
-  /// A strong access for one operation; `nil` once a scoped store's parent
-  /// is gone.
-  func pin() -> (any FragmentAccess<Fragment>)? {
-    switch self {
-    case .strong(let access): return access
-    case .anchored(let anchor): return try? anchor.pin()
-    }
+extension Store {
+  /// The anchor of a scoped store cut from this store at `keyPath`.
+  ///
+  /// - Parameter owner: The store wrapping this one that the scope was cut
+  ///   from, to keep alive with it.
+  func anchor<Fragment>(
+    _ keyPath: WritableKeyPath<State, Fragment> & Sendable, owner: (any AnyObject & Sendable)? = nil
+  ) -> KeyPathAccess<State, Activity, Fragment> {
+    KeyPathAccess(store: self, owner: owner, keyPath: SendableWritableKeyPath(keyPath))
   }
 }

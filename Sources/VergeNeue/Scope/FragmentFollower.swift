@@ -11,9 +11,9 @@ final class FragmentFollower<Fragment: Equatable & Sendable>: Sendable {
   var isFollowing: Bool { fragment.withLock { $0 != nil } }
 
   /// The fragment as a derived value of the parent, made on first use.
-  func follow(_ anchor: any ScopeAnchor<Fragment>) throws(NeueError) -> Derived<Fragment> {
+  func follow(_ anchor: any ScopeAnchor<Fragment>) -> Derived<Fragment> {
     if let existing = fragment.withLock({ $0 }) { return existing }
-    let made = try anchor.pin().derived()
+    let made = anchor.derived()
     return fragment.withLock { cached in
       if let cached { return cached }
       cached = made

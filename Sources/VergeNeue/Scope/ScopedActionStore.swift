@@ -6,9 +6,9 @@
 /// ```swift
 /// let store = ActionStore(initialState: AppFeature.State(), reducer: AppFeature())
 /// let search = store.scope(\.search, reducer: SearchFeature(api: api))
-/// try search.send(.queryChanged("swift"))      // changes the parent's state in place
-/// try await search.send(.submit).finish()     // waits for its effects
-/// try search.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
+/// search.send(.queryChanged("swift"))          // changes the parent's state in place
+/// await search.send(.submit).finish()          // waits for its effects
+/// search.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
 /// let filter = search.scope(\.filter, reducer: FilterFeature())   // scopes of scopes
 /// ```
 ///
@@ -24,9 +24,9 @@
 /// - `sinkState` and `derived` notify only when the fragment changes.
 /// - It is cheap to make: nothing subscribes to the parent until you call
 ///   `sinkState` or `derived`.
-/// - It holds its parent weakly: once the parent is gone `send`, `state`,
-///   `sinkState` and `derived` throw `NeueError.parentReleased`, and actions
-///   still queued or sent by running effects are dropped.
+/// - It keeps its root alive, as `ScopedStore` does: the store it was cut
+///   from lives at least as long as the scoped store, so nothing on it
+///   throws for want of a parent.
 /// - Activities its effects send reach the root store's `sinkActivity` when
 ///   the root store's activity type is `Feature.Activity`; otherwise they
 ///   are reported to event observers as `effectFailed` with
@@ -46,7 +46,7 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   init(anchor: any ScopeAnchor<State>, reducer: Feature, middlewares: [Middleware<Action, State>]) {
     self.anchor = anchor
     engine = ActionEngine(
-      feature: reducer, source: .anchored(anchor), middlewares: middlewares,
+      feature: reducer, access: anchor, middlewares: middlewares,
       activitySink: { activity in
         guard activity is Feature.Activity, anchor.sendActivity(activity) else { return anchor.activityTypeName }
         return nil
@@ -58,10 +58,8 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
 
   /// The fragment's current value.
   ///
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
-  public var state: State {
-    get throws(NeueError) { try anchor.pin().read() }
-  }
+  /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
+  public var state: State { anchor.read() }
 
   /// Sends an action: through this scoped store's middlewares to its
   /// reducer, which changes the fragment in the parent's state; then starts
@@ -70,12 +68,9 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   /// - Parameter action: What happened.
   /// - Returns: A handle to wait for the reduction and its effects, or to
   ///   cancel those effects.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone; nothing
-  ///   is queued then.
   @discardableResult
-  public func send(_ action: Action) throws(NeueError) -> StoreTask {
-    _ = try anchor.pin()
-    return engine.send(action, cause: .send)
+  public func send(_ action: Action) -> StoreTask {
+    engine.send(action, cause: .send)
   }
 
   /// Subscribes to the fragment: the current value at once (unless
@@ -85,23 +80,19 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   ///   - dropsFirst: Skip the delivery of the current value.
   ///   - queue: Where to call `receive`.
   ///   - receive: Gets each change.
-  /// - Returns: The token.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  /// - Returns: The token; `storeWhileSourceActive()` ties it to the root
+  ///   store.
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
     _ receive: @escaping @Sendable (Changes<State>) -> Void
-  ) throws(NeueError) -> StoreSubscription {
-    try follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  ) -> StoreSubscription {
+    follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, receive)
   }
 
   /// The fragment's changes as an async sequence: the current value first,
   /// then each change of the fragment alone; see `Store.changes`.
-  ///
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
-  public var changes: ChangesSequence<State> {
-    get throws(NeueError) { try follower.follow(anchor).changes }
-  }
+  public var changes: ChangesSequence<State> { follower.follow(anchor).changes }
 
   /// Starts async work owned by this scoped store, which cancels it when it
   /// goes away; see `Store.task(key:mode:priority:_:)`.
@@ -126,9 +117,8 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   ///
   /// - Parameter pipeline: How to compute it.
   /// - Returns: The derived value.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) throws(NeueError) -> Derived<Output> {
-    try follower.follow(anchor).derived(pipeline)
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
+    follower.follow(anchor).derived(pipeline)
   }
 
   /// A scoped store, driven by enum actions, for a part of this fragment.
@@ -138,7 +128,7 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   ///   - reducer: The part's reducer.
   ///   - middlewares: The new scoped store's own pipeline.
   /// - Returns: The scoped store; it writes into the same parent store and
-  ///   does not keep it alive.
+  ///   keeps it alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
@@ -157,7 +147,7 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   ///   - reducer: The part's reducer.
   ///   - middlewares: The new scoped store's own pipeline.
   /// - Returns: The scoped store; it writes into the same parent store and
-  ///   does not keep it alive.
+  ///   keeps it alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
@@ -216,14 +206,14 @@ extension Store {
   ///
   /// ```swift
   /// let search = store.scope(\.search, reducer: SearchFeature())
-  /// try search.send(.queryChanged("swift"))
+  /// search.send(.queryChanged("swift"))
   /// ```
   ///
   /// - Parameters:
   ///   - keyPath: Where the fragment lives in this state.
   ///   - reducer: The fragment's reducer.
   ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
@@ -231,7 +221,7 @@ extension Store {
     middlewares: [Middleware<Child.Action, Child.State>] = []
   ) -> ScopedActionStore<Child> {
     ScopedActionStore<Child>(
-      anchor: WeakKeyPathAnchor<State, Activity, Child.State>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
+      anchor: anchor(keyPath),
       reducer: reducer, middlewares: middlewares)
   }
 }
@@ -245,15 +235,15 @@ extension ActionStore {
   ///   - reducer: The fragment's reducer.
   ///   - middlewares: The scoped store's own pipeline.
   /// - Returns: The scoped store. It writes into `core` directly (this
-  ///   store's reducer and middlewares do not see its actions) and does not
-  ///   keep this store alive.
+  ///   store's reducer and middlewares do not see its actions) and keeps
+  ///   this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
     reducer: Child,
     middlewares: [Middleware<Child.Action, Child.State>] = []
   ) -> ScopedActionStore<Child> {
-    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+    ScopedActionStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
   }
 
   /// A store for the part of this state at `keyPath`, driven by a method
@@ -263,14 +253,14 @@ extension ActionStore {
   ///   - keyPath: Where the fragment lives in this state.
   ///   - reducer: The fragment's reducer.
   ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child,
     middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
   ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+    ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
   }
 }
 
@@ -282,14 +272,14 @@ extension ReducerStore {
   ///   - keyPath: Where the fragment lives in this state.
   ///   - reducer: The fragment's reducer.
   ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
     reducer: Child,
     middlewares: [Middleware<Child.Action, Child.State>] = []
   ) -> ScopedActionStore<Child> {
-    core.scope(keyPath, reducer: reducer, middlewares: middlewares)
+    ScopedActionStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
   }
 }
 
@@ -300,7 +290,8 @@ extension ScopedStore {
   ///   - keyPath: Where the part lives in this fragment.
   ///   - reducer: The part's reducer.
   ///   - middlewares: The new scoped store's own pipeline.
-  /// - Returns: The scoped store; it writes into the same parent store.
+  /// - Returns: The scoped store; it writes into the same parent store and
+  ///   keeps it alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable,

@@ -1,12 +1,13 @@
 @_spi(Internal) import Verge
 
 /// A store for one part of a parent store's state, picked by a writable key
-/// path, with its own method reducer.
+/// path, with its own method reducer. It reads and writes like a root
+/// store.
 ///
 /// ```swift
 /// let photo = store.scope(\.selectedPhoto, reducer: PhotoReducer())
-/// try photo.commit { $0.like() }              // changes the parent's state in place
-/// try photo.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
+/// photo.commit { $0.like() }                   // changes the parent's state in place
+/// photo.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
 /// let detail = photo.scope(\.comments, reducer: CommentsReducer())   // scopes of scopes
 /// ```
 ///
@@ -16,9 +17,13 @@
 /// - `sinkState` and `derived` notify only when the fragment changes.
 /// - It is cheap to make: nothing subscribes to the parent until you call
 ///   `sinkState` or `derived`.
-/// - It holds its parent weakly: once the parent is gone every call throws
-///   `NeueError.parentReleased`. An action that is running keeps the parent
-///   alive until it ends.
+/// - It keeps its root alive: the store it was cut from (for a scope of a
+///   scope, the first one's) lives at least as long as the scoped store, as
+///   a child store holds its root in The Composable Architecture. So a
+///   scoped store never finds its parent gone, and nothing on it throws for
+///   that reason. Keep scoped stores where you keep the root store (a view
+///   model, a view), not in a handler the root store holds: that would be a
+///   reference cycle, like a handler that captures the store.
 public final class ScopedStore<Reducer: ReducerType>: Sendable {
   /// The fragment's type.
   public typealias State = Reducer.TargetState
@@ -44,35 +49,45 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
 
   /// The fragment's current value.
   ///
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
-  public var state: State {
-    get throws(NeueError) { try anchor.pin().read() }
-  }
+  /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
+  public var state: State { anchor.read() }
 
   /// Commits a mutation of the reducer into the parent's state; see
   /// `ReducerStore.commit(_:)`.
   ///
   /// - Parameter mutation: Picks the mutation from the reducer.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone; nothing
-  ///   is changed then.
-  public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) throws(NeueError) {
-    let access = try anchor.pin()
-    engine.commit(mutation(engine.reducer), on: access)
+  public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
+    engine.commit(mutation(engine.reducer), on: anchor)
   }
 
   /// Runs an action of the reducer and waits for it; see
-  /// `ReducerStore.dispatch(_:)`.
+  /// `ReducerStore.dispatch(_:isolation:)`.
+  ///
+  /// - Parameters:
+  ///   - action: Picks the action from the reducer.
+  ///   - isolation: The caller's actor, where `action` is called.
+  /// - Returns: The action's result.
+  /// - Throws: What the action threw, or `NeueError.dropped` when a
+  ///   middleware dropped it.
+  @discardableResult
+  public func dispatch<Result: Sendable>(
+    _ action: (Reducer) -> ReducerAction<Reducer, Result>,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> Result {
+    try await engine.dispatch(action(engine.reducer), on: anchor)
+  }
+
+  /// Starts an action of the reducer from synchronous code and returns its
+  /// task; see `ReducerStore.dispatch(_:)`.
   ///
   /// - Parameter action: Picks the action from the reducer.
-  /// - Returns: The action's result.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone (the action
-  ///   does not start), what the action threw, or `NeueError.dropped`.
+  /// - Returns: The action's task: `try await task.value` for its result,
+  ///   `task.cancel()` to cancel it.
   @discardableResult
   public func dispatch<Result: Sendable>(
     _ action: (Reducer) -> ReducerAction<Reducer, Result>
-  ) async throws -> Result {
-    let access = try anchor.pin()
-    return try await engine.dispatch(action(engine.reducer), on: access)
+  ) -> Task<Result, any Error> {
+    engine.start(action(engine.reducer), on: anchor)
   }
 
   /// Subscribes to the fragment: the current value at once (unless
@@ -82,24 +97,19 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
   ///   - dropsFirst: Skip the delivery of the current value.
   ///   - queue: Where to call `receive`.
   ///   - receive: Gets each change.
-  /// - Returns: The token; `storeWhileSourceActive()` ties it to this
-  ///   scoped store.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
+  /// - Returns: The token; `storeWhileSourceActive()` ties it to the root
+  ///   store.
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
     _ receive: @escaping @Sendable (Changes<State>) -> Void
-  ) throws(NeueError) -> StoreSubscription {
-    try follow().sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+  ) -> StoreSubscription {
+    follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, receive)
   }
 
   /// The fragment's changes as an async sequence: the current value first,
   /// then each change of the fragment alone; see `Store.changes`.
-  ///
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
-  public var changes: ChangesSequence<State> {
-    get throws(NeueError) { try follow().changes }
-  }
+  public var changes: ChangesSequence<State> { follower.follow(anchor).changes }
 
   /// Starts async work owned by this scoped store, which cancels it when it
   /// goes away; see `Store.task(key:mode:priority:_:)`.
@@ -124,9 +134,8 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
   ///
   /// - Parameter pipeline: How to compute it.
   /// - Returns: The derived value.
-  /// - Throws: `NeueError.parentReleased` when the parent is gone.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) throws(NeueError) -> Derived<Output> {
-    try follow().derived(pipeline)
+  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
+    follower.follow(anchor).derived(pipeline)
   }
 
   /// A scoped store for a part of this fragment.
@@ -135,7 +144,8 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
   ///   - keyPath: Where the part lives in this fragment.
   ///   - reducer: The part's reducer.
   ///   - middlewares: The new scoped store's own pipeline.
-  /// - Returns: The scoped store; it writes into the same parent store.
+  /// - Returns: The scoped store; it writes into the same parent store and
+  ///   keeps it alive.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child,
@@ -158,10 +168,6 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
   public func waitUntilIdle() async {
     await engine.inFlight.waitUntilIdle()
   }
-
-  private func follow() throws(NeueError) -> Derived<State> {
-    try follower.follow(anchor)
-  }
 }
 
 extension Store {
@@ -172,7 +178,7 @@ extension Store {
   ///   - keyPath: Where the fragment lives in this state.
   ///   - reducer: The fragment's reducer.
   ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
@@ -180,7 +186,7 @@ extension Store {
     middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
   ) -> ScopedStore<Child> where Child.TargetActivity == Never {
     ScopedStore<Child>(
-      anchor: WeakKeyPathAnchor<State, Activity, Child.TargetState>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
+      anchor: anchor(keyPath),
       reducer: reducer, middlewares: middlewares)
   }
 }
@@ -201,7 +207,7 @@ extension Store {
   ///   - middlewares: The scoped store's own pipeline.
   ///   - activities: `.forwardToParent`: the scoped store's actions send
   ///     their activities to this store.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
@@ -210,7 +216,7 @@ extension Store {
     activities: ScopeActivities
   ) -> ScopedStore<Child> where Child.TargetActivity == Activity {
     ScopedStore<Child>(
-      anchor: WeakKeyPathAnchor<State, Activity, Child.TargetState>(store: self, keyPath: SendableWritableKeyPath(keyPath)),
+      anchor: anchor(keyPath),
       reducer: reducer, middlewares: middlewares)
   }
 }
@@ -233,7 +239,7 @@ extension ReducerStore {
   ///     store's `Activity`.
   ///   - middlewares: The scoped store's own pipeline.
   ///   - activities: `.forwardToParent`.
-  /// - Returns: The scoped store; it does not keep this store alive.
+  /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
@@ -241,7 +247,7 @@ extension ReducerStore {
     middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
     activities: ScopeActivities
   ) -> ScopedStore<Child> where Child.TargetActivity == Activity {
-    core.scope(keyPath, reducer: reducer, middlewares: middlewares, activities: activities)
+    ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
   }
 }
 
@@ -254,7 +260,8 @@ extension ScopedStore {
   ///   - reducer: The part's reducer.
   ///   - middlewares: The new scoped store's own pipeline.
   ///   - activities: `.forwardToParent`.
-  /// - Returns: The scoped store; it writes into the same parent store.
+  /// - Returns: The scoped store; it writes into the same parent store and
+  ///   keeps it alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,

@@ -78,6 +78,21 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
     return touched as! TableTouches<Entity>
   }
 
+  /// Drops the groups keyed by `ids` from every group-by-entity index keyed
+  /// by their type.
+  func removeGroups<Entity: EntityType>(keyedBy ids: Set<Entity.EntityID>) {
+    guard !ids.isEmpty else { return }
+    let type = ObjectIdentifier(Entity.self)
+    for name in Array(draftIndexes.keys) where draftIndexes[name]!.references(type) {
+      var index = draftIndexes.removeValue(forKey: name)!
+      if index.removeGroups(keyedBy: ids) {
+        index.version = nextDatabaseVersion()
+        touchedIndexes.insert(name)
+      }
+      draftIndexes[name] = index
+    }
+  }
+
   /// Removes deleted IDs from every index that holds their type.
   func removeFromIndexes<Entity: EntityType>(_ ids: Set<Entity.EntityID>) {
     guard !ids.isEmpty else { return }
@@ -118,7 +133,8 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
 
   // MARK: Applying
 
-  /// Runs the middlewares and drops groups of deleted group entities; stamps
+  /// Runs the middlewares and drops the groups of group entities that the
+  /// batch removed (also those it inserted first); stamps
   /// new versions on what changed and returns the storage to assign and the
   /// changes.
   ///
@@ -131,8 +147,8 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
       middleware.run(self)
     }
     if !draftIndexes.isEmpty {
-      for touched in touches.values where touched.hasDeletions {
-        touched.removeDeletedGroups(in: self)
+      for touched in touches.values where touched.hasRemovedIDs {
+        touched.removeGroupsOfRemovedIDs(in: self)
       }
     }
     let changes = self.changes
@@ -254,10 +270,12 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
     return changes
   }
 
+  /// Whether an ID the batch wrote has no entity now: deleted, whether or
+  /// not it existed before the batch.
   @usableFromInline
-  var hasDeletions: Bool {
+  var hasRemovedIDs: Bool {
     var found = false
-    forEach { _, touch in found = found || (touch.original != nil && !touch.exists) }
+    forEach { _, touch in found = found || !touch.exists }
     return found
   }
 
@@ -268,9 +286,18 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
     return found
   }
 
+  /// Drops the groups keyed by every written ID that has no entity now.
+  ///
+  /// Not only the net deletions (`tableChanges.deleted`): an entity that
+  /// the batch inserted, used as a group and deleted again is in no change
+  /// set, yet its group must go, or the database could not be decoded.
   @usableFromInline
-  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
-    tableChanges.removeDeletedGroups(in: context)
+  func removeGroupsOfRemovedIDs<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
+    var removed = Set<Entity.EntityID>()
+    forEach { id, touch in
+      if !touch.exists { removed.insert(id) }
+    }
+    context.removeGroups(keyedBy: removed)
   }
 
   /// Stamps a new version on `table` the first time the batch leaves its
@@ -308,9 +335,9 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
 @usableFromInline
 protocol AnyTableTouches: Sendable {
   var changedCount: Int { get }
-  var hasDeletions: Bool { get }
+  var hasRemovedIDs: Bool { get }
   var hasNetChanges: Bool { get }
-  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>)
+  func removeGroupsOfRemovedIDs<Database>(in context: DatabaseBatchUpdatesContext<Database>)
   var writesManyIDs: Bool { get }
   func recordTouchedIDs(in table: any AnyEntityTableStorage) -> any AnyEntityTableStorage
 }

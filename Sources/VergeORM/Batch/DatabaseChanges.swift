@@ -46,23 +46,6 @@ public struct TableChanges<Entity: EntityType>: Sendable, Equatable {
   public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 }
 
-extension TableChanges {
-  /// Drops the groups keyed by deleted entities from every group-by-entity
-  /// index of this entity type.
-  func removeDeletedGroups<Database>(in context: DatabaseBatchUpdatesContext<Database>) {
-    guard !deleted.isEmpty else { return }
-    let type = ObjectIdentifier(Entity.self)
-    for name in Array(context.draftIndexes.keys) where context.draftIndexes[name]!.references(type) {
-      var index = context.draftIndexes.removeValue(forKey: name)!
-      if index.removeGroups(keyedBy: deleted) {
-        index.version = nextDatabaseVersion()
-        context.touchedIndexes.insert(name)
-      }
-      context.draftIndexes[name] = index
-    }
-  }
-}
-
 /// The result of `performBatchUpdates`: what the closure returned and what
 /// the batch changed.
 public struct BatchUpdateResult<Database: DatabaseType, Output> {

@@ -27,6 +27,11 @@ public protocol DatabaseType: Equatable, Sendable, Codable, DiffRepresentable {
   associatedtype Indexes: IndexesType
 
   /// The storage; declare it as `var _backingStorage: BackingStorage = .init()`.
+  ///
+  /// The leading underscore is not ours to choose: it is the name Verge's
+  /// documentation tells users to declare, so database types written from
+  /// it compile unchanged. Treat it as storage: read through `entities`,
+  /// `indexes` or `db`, and write with `performBatchUpdates`.
   var _backingStorage: DatabaseStorage<Schema, Indexes> { get set }
 
   /// Hooks run inside every batch, after its closure and before it is
@@ -51,6 +56,16 @@ extension DatabaseType {
   public var indexes: DatabaseIndexes<Self> {
     DatabaseIndexes(storage: _backingStorage)
   }
+
+  /// The database itself, read-only, for queries written as in Verge's
+  /// documentation: `state.database.db.entities.book.find(by: id)`.
+  ///
+  /// `database.entities` and `database.indexes` are the primary way to
+  /// query; `db` is the same database under Verge's name.
+  ///
+  /// - Complexity: O(1): a copy that shares the storage.
+  @inlinable
+  public var db: Self { self }
 }
 
 /// The tables of a database, read-only; `database.entities.book`.

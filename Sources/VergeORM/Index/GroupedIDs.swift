@@ -161,7 +161,8 @@ extension GroupByIndex: AnyIndexStorage {
 ///
 /// The group entity must exist when an ID is added to its group. Deleting the
 /// group entity removes its group at the end of the batch (after the
-/// middlewares, so a middleware can still read it to delete the members).
+/// middlewares, so a middleware can still read it to delete the members),
+/// also when the same batch inserted it.
 public struct GroupByEntityIndex<GroupEntity: EntityType, Entity: EntityType>: DatabaseIndexType {
   var storage = GroupedIDs<GroupEntity.EntityID, Entity.EntityID>()
   var version: UInt64 = 0

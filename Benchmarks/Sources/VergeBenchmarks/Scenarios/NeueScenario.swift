@@ -130,22 +130,14 @@ private func scopedStores(count: Int) -> Workload {
   var scopes: [ScopedStore<ItemMethods>] = []
   for index in 0..<count {
     let scoped = store.scope(\.items[index], reducer: ItemMethods())
-    do {
-      try scoped.sinkState(dropsFirst: true) { changes in blackHole(changes.current.count) }
-        .storeWhileSourceActive()
-    } catch {
-      fatalError("the parent store is alive: \(error)")
-    }
+    scoped.sinkState(dropsFirst: true) { changes in blackHole(changes.current.count) }
+      .storeWhileSourceActive()
     scopes.append(scoped)
   }
   let cursor = Cursor(count: count)
   return Workload(keepAlive: [store] + scopes) { iterations in
     for _ in 0..<iterations {
-      do {
-        try scopes[cursor.next()].commit { $0.increment() }
-      } catch {
-        fatalError("the parent store is alive: \(error)")
-      }
+      scopes[cursor.next()].commit { $0.increment() }
     }
   }
 }
