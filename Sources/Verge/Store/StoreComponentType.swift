@@ -50,17 +50,19 @@ extension StoreComponentType {
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Changes<State>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
-    store.sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+    store.sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
   }
 
   /// Subscribes to the store's activities; see `Store.sinkActivity`.
   public func sinkActivity(
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Activity) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
-    store.sinkActivity(queue: queue, receive)
+    store.sinkActivity(queue: queue, isolation: isolation, receive)
   }
 
   /// A value derived from the store's state; see `Store.derived`.
