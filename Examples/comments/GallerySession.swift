@@ -178,7 +178,7 @@ final class GallerySession {
 
   /// The opened photo and its comments.
   func photoLines() -> [String] {
-    guard let opened, case let database = opened.store.state,
+    guard let opened, case let database = opened.store.state.current,
       let photo = database.entities.photo.find(by: opened.id)
     else { return ["no photo open"] }
     let comments = PhotoReducer.comments(of: opened.id, in: database)

@@ -182,16 +182,16 @@ final class ScopedActionStoreTests: XCTestCase {
     weak let weakParent = parent
     var scopes = (0..<2_000).map { _ in parent!.scope(\.profile, reducer: ProfileFeature(gate: Gate())) }
     var nested = scopes.prefix(100).map { $0.scope(\.address, reducer: AddressFeature()) }
-    XCTAssertTrue(scopes.allSatisfy { !$0.follower.isFollowing }, "making a scope must not subscribe")
-    XCTAssertTrue(nested.allSatisfy { !$0.follower.isFollowing })
+    XCTAssertTrue(scopes.allSatisfy { !$0.fragment.isFollowing }, "making a scope must not subscribe")
+    XCTAssertTrue(nested.allSatisfy { !$0.fragment.isFollowing })
     for _ in 0..<100 { parent!.commit { $0.unrelated += 1 } }
     scopes[1_999].send(.rename("last"))
     nested[99].send(.move("Rome"))
     XCTAssertEqual(parent!.state.profile, Profile(name: "last", address: Address(city: "Rome")))
-    XCTAssertTrue(scopes.allSatisfy { !$0.follower.isFollowing }, "sending must not subscribe either")
+    XCTAssertTrue(scopes.allSatisfy { !$0.fragment.isFollowing }, "sending must not subscribe either")
     _ = scopes[0].sinkState { _ in }
-    XCTAssertTrue(scopes[0].follower.isFollowing)
-    XCTAssertFalse(scopes[1].follower.isFollowing)
+    XCTAssertTrue(scopes[0].fragment.isFollowing)
+    XCTAssertFalse(scopes[1].fragment.isFollowing)
     parent = nil
     XCTAssertNotNil(weakParent, "scopes keep their root alive")
     scopes = []

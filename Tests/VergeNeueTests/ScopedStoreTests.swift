@@ -104,7 +104,7 @@ final class ScopedStoreTests: XCTestCase {
     for _ in 0..<1_000 { parent.commit { $0.unrelated += 1 } }
     scopes[9_999].commit { $0.rename("last") }
     XCTAssertEqual(parent.state.profile.name, "last")
-    XCTAssertTrue(scopes.allSatisfy { !$0.follower.isFollowing }, "making or committing through a scope must not subscribe")
+    XCTAssertTrue(scopes.allSatisfy { !$0.fragment.isFollowing }, "making or committing through a scope must not subscribe")
   }
 
   func testAScopeKeepsItsRootAliveAndReadsLikeIt() async throws {

@@ -8,9 +8,14 @@
 ///   func increment() { commit { $0.count += 1 } }
 /// }
 /// ```
-public protocol StoreComponentType {
-  /// The state of the store.
-  associatedtype State: Equatable & Sendable
+/// Reads come from `ReadableStore` (`state`, `version`, `sinkState`,
+/// `sinkActivity`, `derived`, `changes`, `activities`, `task`), as for every
+/// store shape; `commit` and `send` are added here.
+public protocol StoreComponentType: ReadableStore {
+  /// The state of the store, usually a nested `struct State`; otherwise
+  /// inferred from `store`. (The `Never` default is never used: it only
+  /// lets the compiler infer `State` from `store`.)
+  associatedtype State = Never
   /// The store's one-off events; `Never` when there are none.
   associatedtype Activity: Sendable = Never
 
@@ -23,11 +28,8 @@ extension StoreComponentType {
   /// `let store: DefaultStore = .init(initialState: .init())`.
   public typealias DefaultStore = Store<State, Activity>
 
-  /// The store's `version`; see `Store.version`.
-  public var version: UInt64 { store.version }
-
-  /// The store's current state; see `Store.state`.
-  public var state: StateSnapshot<State> { store.state }
+  /// The whole of the owned store.
+  public var storeView: StoreView<State, Activity> { StoreView(store) }
 
   /// Changes the store's state; see `Store.commit`.
   @discardableResult
@@ -44,40 +46,5 @@ extension StoreComponentType {
   /// Sends an activity; see `Store.send`.
   public func send(_ activity: Activity) {
     store.send(activity)
-  }
-
-  /// Subscribes to the store's state; see `Store.sinkState`.
-  public func sinkState(
-    dropsFirst: Bool = false,
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Changes<State>) -> Void
-  ) -> StoreSubscription {
-    store.sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
-  }
-
-  /// Subscribes to the store's activities; see `Store.sinkActivity`.
-  public func sinkActivity(
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Activity) -> Void
-  ) -> StoreSubscription {
-    store.sinkActivity(queue: queue, isolation: isolation, receive)
-  }
-
-  /// A value derived from the store's state; see `Store.derived`.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
-    store.derived(pipeline)
-  }
-
-  /// Starts async work owned by the store; see `Store.task`.
-  @discardableResult
-  public func task(
-    key: TaskKey = TaskKey(),
-    mode: TaskMode = .dropCurrent,
-    priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
-  ) -> Task<Void, any Error> {
-    store.task(key: key, mode: mode, priority: priority, operation)
   }
 }

@@ -25,13 +25,18 @@ import Synchronization
 ///
 /// `state`, `sinkState`, `derived`, `changes` and `task` behave exactly as
 /// on the core store, which is `core`.
-public final class ActionStore<Feature: ActionReducer>: Sendable {
+public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable {
   /// The state type.
   public typealias State = Feature.State
   /// The action type.
   public typealias Action = Feature.Action
   /// The activity type: one-off events effects send.
   public typealias Activity = Feature.Activity
+
+  /// The whole of `core`: reads, subscriptions, `derived` and `task` come
+  /// from `ReadableStore`, exactly as on the core store.
+  @inlinable
+  public var storeView: StoreView<State, Activity> { StoreView(core) }
 
   /// The core store that holds the state and delivers activities.
   public let core: Store<State, Activity>
@@ -173,91 +178,6 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
     for action in recording.messages {
       engine.reduceIgnoringEffects(action)
     }
-  }
-}
-
-// MARK: - The core store's API
-
-extension ActionStore {
-  /// The current state; see `Store.state`.
-  public var state: StateSnapshot<State> { core.state }
-
-  /// The store's async work; see `TaskManager`.
-  public var taskManager: TaskManager { core.taskManager }
-
-  /// Subscribes to the state; see `Store.sinkState(dropsFirst:queue:_:)`.
-  ///
-  /// - Parameters:
-  ///   - dropsFirst: Skip the delivery of the current state.
-  ///   - queue: Where to call `receive` from nonisolated code.
-  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
-  ///     `receive` runs on the main actor, as for `Store.sinkState`.
-  ///   - receive: Gets each change.
-  /// - Returns: The subscription's token.
-  public func sinkState(
-    dropsFirst: Bool = false,
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Changes<State>) -> Void
-  ) -> StoreSubscription {
-    core.sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
-  }
-
-  /// Subscribes to the activities effects send; see
-  /// `Store.sinkActivity(queue:_:)`.
-  ///
-  /// - Parameters:
-  ///   - queue: Where to call `receive` from nonisolated code.
-  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
-  ///     `receive` runs on the main actor, as for `Store.sinkState`.
-  ///   - receive: Gets each activity.
-  /// - Returns: The subscription's token.
-  public func sinkActivity(
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Activity) -> Void
-  ) -> StoreSubscription {
-    core.sinkActivity(queue: queue, isolation: isolation, receive)
-  }
-
-  /// The activities effects send, as an async sequence; see
-  /// `Store.activities(bufferingPolicy:)`.
-  ///
-  /// - Parameter bufferingPolicy: What to keep when the consumer falls behind.
-  /// - Returns: A stream that ends when the store goes away.
-  public func activities(
-    bufferingPolicy: AsyncStream<Activity>.Continuation.BufferingPolicy = .bufferingNewest(64)
-  ) -> AsyncStream<Activity> {
-    core.activities(bufferingPolicy: bufferingPolicy)
-  }
-
-  /// A value derived from the state; see `Store.derived(_:)`.
-  ///
-  /// - Parameter pipeline: How to compute it.
-  /// - Returns: The derived value; it does not keep the store alive.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
-    core.derived(pipeline)
-  }
-
-  /// The state's changes as an async sequence; see `Store.changes`.
-  public var changes: ChangesSequence<State> { core.changes }
-
-  /// Starts async work owned by the store; see `Store.task(key:mode:priority:_:)`.
-  ///
-  /// - Parameters:
-  ///   - key: The line the task belongs to; unique by default.
-  ///   - mode: What to do with the tasks already under `key`.
-  ///   - priority: The task's priority.
-  ///   - operation: The work; cancelled when the store goes away.
-  /// - Returns: The task.
-  @discardableResult
-  public func task(
-    key: TaskKey = TaskKey(),
-    mode: TaskMode = .dropCurrent,
-    priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
-  ) -> Task<Void, any Error> {
-    core.task(key: key, mode: mode, priority: priority, operation)
   }
 }
 

@@ -15,11 +15,16 @@
 /// `state`, `sinkState`, `derived`, `changes`, activities and `task` behave
 /// exactly as on the core store, which is `core` (use it for what this type
 /// does not forward; a free `core.commit { }` bypasses the middlewares).
-public final class ReducerStore<Reducer: ReducerType>: Sendable {
+public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   /// The state type.
   public typealias State = Reducer.TargetState
   /// The activity type.
   public typealias Activity = Reducer.TargetActivity
+
+  /// The whole of `core`: reads, subscriptions, `derived` and `task` come
+  /// from `ReadableStore`, exactly as on the core store.
+  @inlinable
+  public var storeView: StoreView<State, Activity> { StoreView(core) }
 
   /// The core store that holds the state.
   public let core: Store<State, Activity>
@@ -146,6 +151,13 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
     engine.start(action(engine.reducer), on: access)
   }
 
+  /// Sends an activity; see `Store.send(_:)`.
+  ///
+  /// - Parameter activity: The event.
+  public func send(_ activity: Activity) {
+    core.send(activity)
+  }
+
   /// Applies a recording's mutations to this store, to reproduce the state
   /// the recorded store reached.
   ///
@@ -179,86 +191,6 @@ public final class ReducerStore<Reducer: ReducerType>: Sendable {
     middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
   ) -> ScopedStore<Child> where Child.TargetActivity == Never {
     ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
-  }
-}
-
-// MARK: - The core store's API
-
-extension ReducerStore {
-  /// The current state; see `Store.state`.
-  public var state: StateSnapshot<State> { core.state }
-
-  /// The store's async work; see `TaskManager`.
-  public var taskManager: TaskManager { core.taskManager }
-
-  /// Subscribes to the state; see `Store.sinkState(dropsFirst:queue:_:)`.
-  ///
-  /// - Parameters:
-  ///   - dropsFirst: Skip the delivery of the current state.
-  ///   - queue: Where to call `receive` from nonisolated code.
-  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
-  ///     `receive` runs on the main actor, as for `Store.sinkState`.
-  ///   - receive: Gets each change.
-  /// - Returns: The subscription's token.
-  public func sinkState(
-    dropsFirst: Bool = false,
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Changes<State>) -> Void
-  ) -> StoreSubscription {
-    core.sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
-  }
-
-  /// Subscribes to activities; see `Store.sinkActivity(queue:_:)`.
-  ///
-  /// - Parameters:
-  ///   - queue: Where to call `receive` from nonisolated code.
-  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
-  ///     `receive` runs on the main actor, as for `Store.sinkState`.
-  ///   - receive: Gets each activity.
-  /// - Returns: The subscription's token.
-  public func sinkActivity(
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Activity) -> Void
-  ) -> StoreSubscription {
-    core.sinkActivity(queue: queue, isolation: isolation, receive)
-  }
-
-  /// Sends an activity; see `Store.send(_:)`.
-  ///
-  /// - Parameter activity: The event.
-  public func send(_ activity: Activity) {
-    core.send(activity)
-  }
-
-  /// A value derived from the state; see `Store.derived(_:)`.
-  ///
-  /// - Parameter pipeline: How to compute it.
-  /// - Returns: The derived value; it does not keep the store alive.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
-    core.derived(pipeline)
-  }
-
-  /// The state's changes as an async sequence; see `Store.changes`.
-  public var changes: ChangesSequence<State> { core.changes }
-
-  /// Starts async work owned by the store; see `Store.task(key:mode:priority:_:)`.
-  ///
-  /// - Parameters:
-  ///   - key: The line the task belongs to; unique by default.
-  ///   - mode: What to do with the tasks already under `key`.
-  ///   - priority: The task's priority.
-  ///   - operation: The work; cancelled when the store goes away.
-  /// - Returns: The task.
-  @discardableResult
-  public func task(
-    key: TaskKey = TaskKey(),
-    mode: TaskMode = .dropCurrent,
-    priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
-  ) -> Task<Void, any Error> {
-    core.task(key: key, mode: mode, priority: priority, operation)
   }
 }
 

@@ -35,6 +35,15 @@ protocol ScopeAnchor<Fragment>: FragmentAccess {
   func sendActivity(_ activity: any Sendable) -> Bool
   /// The name of the root store's activity type, for error messages.
   var activityTypeName: String { get }
+  /// The root store's version.
+  var version: UInt64 { get }
+  /// Subscribes to the root store's activities of type `A`.
+  func sinkActivity<A: Sendable>(
+    queue: DeliveryQueue, isolation: isolated (any Actor)?, _ receive: @escaping (A) -> Void
+  ) -> StoreSubscription
+  /// The root store's activities as a stream when they are of type `A`;
+  /// otherwise a stream that has ended.
+  func activities<A: Sendable>(bufferingPolicy: AsyncStream<A>.Continuation.BufferingPolicy) -> AsyncStream<A>
   /// The anchor of a part of this fragment, into the same root.
   func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
 }
@@ -73,6 +82,21 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   }
 
   var activityTypeName: String { "\(Activity.self)" }
+
+  var version: UInt64 { store.version }
+
+  func sinkActivity<A: Sendable>(
+    queue: DeliveryQueue, isolation: isolated (any Actor)?, _ receive: @escaping (A) -> Void
+  ) -> StoreSubscription {
+    store.sinkActivity(queue: queue, isolation: isolation) { activity in
+      if let typed = activity as? A { receive(typed) }
+    }
+  }
+
+  func activities<A: Sendable>(bufferingPolicy: AsyncStream<A>.Continuation.BufferingPolicy) -> AsyncStream<A> {
+    if let same = store.activities(bufferingPolicy: .unbounded) as? AsyncStream<A> { return same }
+    return AsyncStream { $0.finish() }
+  }
 }
 
 extension Store {

@@ -31,20 +31,22 @@
 ///   the root store's activity type is `Feature.Activity`; otherwise they
 ///   are reported to event observers as `effectFailed` with
 ///   `NeueError.activityTypeMismatch`.
-public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
+public final class ScopedActionStore<Feature: ActionReducer>: ReadableStore, Sendable {
   /// The fragment's type.
   public typealias State = Feature.State
   /// The action type.
   public typealias Action = Feature.Action
 
+  /// The activity type: its reducer's, forwarded to the root store.
+  public typealias Activity = Feature.Activity
+
   let anchor: any ScopeAnchor<State>
   let engine: ActionEngine<Feature>
-  let follower = FragmentFollower<State>()
-  /// The scoped store's own async work; cancelled when it goes away.
-  public let taskManager = TaskManager()
+  let fragment: ScopeFragment<State, Activity>
 
   init(anchor: any ScopeAnchor<State>, reducer: Feature, middlewares: [Middleware<Action, State>]) {
     self.anchor = anchor
+    fragment = ScopeFragment(anchor: anchor)
     engine = ActionEngine(
       feature: reducer, access: anchor, middlewares: middlewares,
       activitySink: { activity in
@@ -56,10 +58,10 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   /// The reducer.
   public var reducer: Feature { engine.feature }
 
-  /// The fragment's current value.
-  ///
-  /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
-  public var state: State { anchor.read() }
+  /// Its part of the root store's state; reads, subscriptions, `derived`
+  /// and `task` come from `ReadableStore` and notify only when the part
+  /// changes.
+  public var storeView: StoreView<State, Activity> { StoreView(fragment: fragment) }
 
   /// Sends an action: through this scoped store's middlewares to its
   /// reducer, which changes the fragment in the parent's state; then starts
@@ -71,57 +73,6 @@ public final class ScopedActionStore<Feature: ActionReducer>: Sendable {
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     engine.send(action, cause: .send)
-  }
-
-  /// Subscribes to the fragment: the current value at once (unless
-  /// `dropsFirst`), then each change of the fragment alone.
-  ///
-  /// - Parameters:
-  ///   - dropsFirst: Skip the delivery of the current value.
-  ///   - queue: Where to call `receive` from nonisolated code.
-  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
-  ///     `receive` runs on the main actor, as for `Store.sinkState`.
-  ///   - receive: Gets each change.
-  /// - Returns: The token; `storeWhileSourceActive()` ties it to the root
-  ///   store.
-  public func sinkState(
-    dropsFirst: Bool = false,
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Changes<State>) -> Void
-  ) -> StoreSubscription {
-    follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
-  }
-
-  /// The fragment's changes as an async sequence: the current value first,
-  /// then each change of the fragment alone; see `Store.changes`.
-  public var changes: ChangesSequence<State> { follower.follow(anchor).changes }
-
-  /// Starts async work owned by this scoped store, which cancels it when it
-  /// goes away; see `Store.task(key:mode:priority:_:)`.
-  ///
-  /// - Parameters:
-  ///   - key: The line the task belongs to; unique by default.
-  ///   - mode: What to do with the tasks already under `key`.
-  ///   - priority: The task's priority.
-  ///   - operation: The work.
-  /// - Returns: The task.
-  @discardableResult
-  public func task(
-    key: TaskKey = TaskKey(),
-    mode: TaskMode = .dropCurrent,
-    priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
-  ) -> Task<Void, any Error> {
-    taskManager.task(key: key, mode: mode, priority: priority, operation)
-  }
-
-  /// A value derived from the fragment.
-  ///
-  /// - Parameter pipeline: How to compute it.
-  /// - Returns: The derived value.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
-    follower.follow(anchor).derived(pipeline)
   }
 
   /// A scoped store, driven by enum actions, for a part of this fragment.

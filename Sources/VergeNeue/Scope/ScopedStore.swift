@@ -24,33 +24,34 @@
 ///   that reason. Keep scoped stores where you keep the root store (a view
 ///   model, a view), not in a handler the root store holds: that would be a
 ///   reference cycle, like a handler that captures the store.
-public final class ScopedStore<Reducer: ReducerType>: Sendable {
+public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   /// The fragment's type.
   public typealias State = Reducer.TargetState
+  /// The activity type: its reducer's, forwarded to the root store.
+  public typealias Activity = Reducer.TargetActivity
 
   let anchor: any ScopeAnchor<State>
   let engine: ReducerEngine<Reducer>
-  let follower = FragmentFollower<State>()
+  let fragment: ScopeFragment<State, Activity>
 
   init(anchor: any ScopeAnchor<State>, reducer: Reducer, middlewares: [Middleware<ReducerMessage<State>, State>]) {
     self.anchor = anchor
+    let fragment = ScopeFragment<State, Activity>(anchor: anchor)
+    self.fragment = fragment
     // Activities go to the root store; `scope` lets a reducer with
     // activities in only when they are of the root store's activity type.
     engine = ReducerEngine(
-      reducer: reducer, middlewares: middlewares, taskManager: TaskManager(),
+      reducer: reducer, middlewares: middlewares, taskManager: fragment.taskManager,
       sendActivity: { activity in _ = anchor.sendActivity(activity) })
   }
 
   /// The reducer.
   public var reducer: Reducer { engine.reducer }
 
-  /// This scoped store's async work, cancelled when it goes away.
-  public var taskManager: TaskManager { engine.taskManager }
-
-  /// The fragment's current value.
-  ///
-  /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
-  public var state: State { anchor.read() }
+  /// Its part of the root store's state; reads, subscriptions, `derived`
+  /// and `task` come from `ReadableStore` and notify only when the part
+  /// changes.
+  public var storeView: StoreView<State, Activity> { StoreView(fragment: fragment) }
 
   /// Commits a mutation of the reducer into the parent's state; see
   /// `ReducerStore.commit(_:)`.
@@ -88,57 +89,6 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
     _ action: (Reducer) -> ReducerAction<Reducer, Result>
   ) -> Task<Result, any Error> {
     engine.start(action(engine.reducer), on: anchor)
-  }
-
-  /// Subscribes to the fragment: the current value at once (unless
-  /// `dropsFirst`), then each change of the fragment alone.
-  ///
-  /// - Parameters:
-  ///   - dropsFirst: Skip the delivery of the current value.
-  ///   - queue: Where to call `receive` from nonisolated code.
-  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
-  ///     `receive` runs on the main actor, as for `Store.sinkState`.
-  ///   - receive: Gets each change.
-  /// - Returns: The token; `storeWhileSourceActive()` ties it to the root
-  ///   store.
-  public func sinkState(
-    dropsFirst: Bool = false,
-    queue: DeliveryQueue = .committingThread,
-    isolation: isolated (any Actor)? = #isolation,
-    _ receive: @escaping (Changes<State>) -> Void
-  ) -> StoreSubscription {
-    follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
-  }
-
-  /// The fragment's changes as an async sequence: the current value first,
-  /// then each change of the fragment alone; see `Store.changes`.
-  public var changes: ChangesSequence<State> { follower.follow(anchor).changes }
-
-  /// Starts async work owned by this scoped store, which cancels it when it
-  /// goes away; see `Store.task(key:mode:priority:_:)`.
-  ///
-  /// - Parameters:
-  ///   - key: The line the task belongs to; unique by default.
-  ///   - mode: What to do with the tasks already under `key`.
-  ///   - priority: The task's priority.
-  ///   - operation: The work.
-  /// - Returns: The task.
-  @discardableResult
-  public func task(
-    key: TaskKey = TaskKey(),
-    mode: TaskMode = .dropCurrent,
-    priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
-  ) -> Task<Void, any Error> {
-    taskManager.task(key: key, mode: mode, priority: priority, operation)
-  }
-
-  /// A value derived from the fragment.
-  ///
-  /// - Parameter pipeline: How to compute it.
-  /// - Returns: The derived value.
-  public func derived<Output>(_ pipeline: Pipeline<State, Output>) -> Derived<Output> {
-    follower.follow(anchor).derived(pipeline)
   }
 
   /// A scoped store for a part of this fragment.
