@@ -64,7 +64,7 @@ public final class Derived<Value: Sendable>: Sendable {
     core.withStorage("state") { storage in
       Changes(
         previous: storage.publishedPrevious, current: storage.value,
-        version: core.changeCounter._current)
+        version: core.changeCounter.current)
     }
   }
 
@@ -73,7 +73,7 @@ public final class Derived<Value: Sendable>: Sendable {
   ///
   /// - Complexity: O(1), read without the lock.
   public var version: UInt64 {
-    core.changeCounter._current
+    core.changeCounter.current
   }
 
   /// Subscribes to the value: `receive` gets the current value at once

@@ -106,7 +106,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// The value of `storage.sequence` at the last change of the value
   /// (activities do not count), written under the storage lock and readable
   /// without it: equal readings mean the value has not changed in between.
-  @usableFromInline let changeCounter = _ChangeCounter()
+  @usableFromInline let changeCounter = ChangeCounter()
   /// Mirrors `valueSubscribers > 0` for the commit's fast-path decision.
   @usableFromInline let hasValueSubscribers = Atomic<Bool>(false)
   /// The one subscriber that updates every value derived from this core;
@@ -170,7 +170,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// The value and the `changeCount` it belongs to, read under the lock.
   @inlinable
   func countedValue() -> (Value, UInt64) {
-    withStorage("state") { ($0.value, changeCounter._current) }
+    withStorage("state") { ($0.value, changeCounter.current) }
   }
 
   // MARK: - Writing
@@ -198,7 +198,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         var directCurrent: Value?
         var directSubscribers: [Subscriber] = []
         result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-          defer { countAfter?.pointee = changeCounter._current }
+          defer { countAfter?.pointee = changeCounter.current }
           let (result, changed, previous) = try apply(&storage, trace: trace, body)
           guard changed else { return result }
           countChange(&storage)
@@ -250,7 +250,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
       let (result, changed, previous) = try apply(&storage, trace: trace, body)
       if changed { notify = record(&storage, previous: previous) }
-      countAfter?.pointee = changeCounter._current
+      countAfter?.pointee = changeCounter.current
       return result
     }
     if notify { drain() }
@@ -395,7 +395,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       var notify = false
       if !dropsFirst, !subscriber.receivesActivities {
         enqueue(
-          &storage, .first(subscriber, storage.value, version: changeCounter._current))
+          &storage, .first(subscriber, storage.value, version: changeCounter.current))
         notify = true
       }
       return (subscriber, storage.value, notify, storage.ended)

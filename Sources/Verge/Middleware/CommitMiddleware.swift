@@ -64,9 +64,8 @@ extension CommitMiddleware {
 }
 
 /// Field-by-field descriptions of values, for logs and diffs; shared with
-/// the sibling targets as SPI.
-@_spi(Internal)
-public enum StateDescription {
+/// the sibling targets of this package.
+package enum StateDescription {
   /// `label old → new` for each top-level property whose description differs
   /// (the whole values when they are not structs or classes).
   ///
@@ -75,7 +74,7 @@ public enum StateDescription {
   ///   - new: The value after.
   ///   - maximumValueLength: Longer descriptions are cut to this length.
   /// - Returns: One line per difference; empty when the descriptions match.
-  public static func differences<Value>(_ old: Value, _ new: Value, maximumValueLength: Int) -> [String] {
+  package static func differences<Value>(_ old: Value, _ new: Value, maximumValueLength: Int) -> [String] {
     let oldFields = fields(of: old)
     let newFields = fields(of: new)
     guard let oldFields, let newFields, oldFields.count == newFields.count else {

@@ -70,14 +70,14 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Complexity: O(1), read without the lock.
   @inlinable
   public var version: UInt64 {
-    core.changeCounter._current
+    core.changeCounter.current
   }
 
   /// The current state, read without registering anything with Swift
   /// Observation; for libraries built on Verge (their own reads must not
   /// invalidate, or slow down, the app's observers).
-  @_spi(Internal) @inlinable
-  public var untrackedState: State {
+  @inlinable
+  package var untrackedState: State {
     core.value
   }
 
@@ -132,56 +132,45 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// Changes the state with a trace that is formed only if a middleware asks
   /// for it; for libraries built on Verge whose commit names are costly to
   /// format (VergeNeue names a commit after its action).
-  @_spi(Internal) @inlinable @discardableResult
-  public func commit<Result, Failure: Error>(
+  @inlinable @discardableResult
+  package func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try core.commit(trace: trace(), body)
   }
 
-  // MARK: - For inlinable code of libraries built on Verge
+  // MARK: - For inlinable code of VergeNeue and VergeORM
   //
-  // Public rather than SPI because `@inlinable` code of another module may
-  // not use SPI; the underscore says they are not for applications.
+  // `package`: visible to the targets of this package, never to users.
 
-  /// A number that grows with every change of the state, read without the
-  /// lock: two equal readings mean the state did not change in between.
-  ///
-  /// VergeNeue's middleware pipeline uses it to hand each step the state
-  /// it already read, instead of reading it again.
-  @inlinable
-  public var _changeCount: UInt64 {
-    core.changeCounter._current
-  }
-
-  /// What counts this store's changes (`_changeCount`), as an object that
-  /// can be held and read without knowing the store's types.
-  @inlinable
-  public var _changeCounter: _ChangeCounter {
+  /// What counts this store's changes (`version`), as an object that can
+  /// be held and read without knowing the store's types.
+  @usableFromInline
+  package var changeCounter: ChangeCounter {
     core.changeCounter
   }
 
-  /// The current state and the `_changeCount` it belongs to, read together
+  /// The current state and the `version` it belongs to, read together
   /// under the lock and without registering anything with Swift
   /// Observation.
   ///
   /// - Returns: The state and its change count.
   @inlinable
-  public func _countedState() -> (state: State, changeCount: UInt64) {
+  package func countedState() -> (state: State, changeCount: UInt64) {
     core.countedValue()
   }
 
   /// Commits like `commit(_:file:function:line:_:)`, with a trace formed
   /// only if a commit middleware asks for it, and also returns the
-  /// `_changeCount` as it stood right after this commit.
+  /// `version` as it stood right after this commit.
   ///
   /// - Parameters:
   ///   - trace: Describes the commit to commit middlewares.
   ///   - body: Mutates the state through the `InoutRef` it receives.
   /// - Returns: What `body` returned, and the change count after the commit.
   @inlinable
-  public func _countedCommit<Result>(
+  package func countedCommit<Result>(
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<State>) -> Result
   ) -> (result: Result, changeCount: UInt64) {

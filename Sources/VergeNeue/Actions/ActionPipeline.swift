@@ -25,7 +25,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     self.core = core
     feature = engine.feature
     self.engine = engine
-    cache = StepStateCache(counter: core._changeCounter) { core._countedState() }
+    cache = StepStateCache(counter: core.changeCounter) { core.countedState() }
   }
 
   /// Past the last middleware: reduces `message`; returns the state after,
@@ -38,7 +38,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     let feature = feature
     // The trace is formed only if a commit middleware asks: describing an
     // action is costly.
-    let (after, count) = core._countedCommit(
+    let (after, count) = core.countedCommit(
       trace: CommitTrace(name: "\(message)", file: #fileID, function: #function, line: #line)
     ) { ref in
       ref.modify { state -> State in

@@ -19,12 +19,12 @@ final class StepStateCache<State: Sendable> {
   @usableFromInline @exclusivity(unchecked) var state: State?
   @usableFromInline @exclusivity(unchecked) var count: UInt64 = 0
   /// The store's change count, read without the lock.
-  @usableFromInline let counter: _ChangeCounter
+  @usableFromInline let counter: ChangeCounter
   /// Reads the store's state and change count together, under its lock.
   @usableFromInline let readCounted: @Sendable () -> (State, UInt64)
 
   @inlinable
-  init(counter: _ChangeCounter, readCounted: @escaping @Sendable () -> (State, UInt64)) {
+  init(counter: ChangeCounter, readCounted: @escaping @Sendable () -> (State, UInt64)) {
     self.counter = counter
     self.readCounted = readCounted
   }
@@ -45,7 +45,7 @@ final class StepStateCache<State: Sendable> {
   /// - Parameter owned: Whether the caller is the synchronous pass.
   @inlinable @inline(__always)
   func read(owned: Bool) -> State {
-    if owned, let state, counter._current == count { return state }
+    if owned, let state, counter.current == count { return state }
     let (state, count) = readCounted()
     remember(state, count: count, owned: owned)
     return state
