@@ -117,21 +117,21 @@ final class ActionLifecycleTests: XCTestCase {
     observation.cancel()
   }
 
-  func testScopedActionStoresHaveTheSameHooks() async throws {
-    let parent = Store<AppState, Never>(initialState: AppState())
+  func testWhatAScopeSendsIsSeenByTheRootsHooks() async throws {
     let gate = Gate()
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: gate))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature(gate: gate))
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     let started = Collected<String>()
-    let observation = profile.observeLifecycle { event in
+    let observation = parent.observeLifecycle { event in
       if case .effectStarted(let id, let origin) = event { started.append("\(id) \(origin)") }
     }
     profile.send(.renameAfterGate("x"))
-    XCTAssertEqual(started.all, ["effect #1 renameAfterGate(\"x\")"])
-    profile.cancelAllEffects()
+    XCTAssertEqual(started.all, ["effect #1 profile(VergeNeueTests.ProfileFeature.Action.renameAfterGate(\"x\"))"])
+    parent.cancelAllEffects()
     gate.open()
-    await profile.waitUntilIdle()
+    await parent.waitUntilIdle()
     XCTAssertEqual(parent.state.profile.name, "", "the cancelled effect's action is dropped")
-    XCTAssertEqual(profile.effectsInFlight, 0)
+    XCTAssertEqual(parent.effectsInFlight, 0)
     observation.cancel()
   }
 }

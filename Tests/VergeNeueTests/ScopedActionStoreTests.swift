@@ -45,42 +45,73 @@ struct AddressFeature: ActionReducer {
   }
 }
 
-/// Enum actions on `AppState`, for a root `ActionStore`.
+/// Enum actions on `AppState`, for a root `ActionStore`; the features of
+/// its parts are embedded by `appFeature(gate:)`.
 struct AppFeature: ActionReducer {
   typealias State = AppState
-  enum Action: Sendable, Equatable { case bumpUnrelated }
+  enum Action: Sendable, Equatable {
+    case bumpUnrelated
+    case profile(ProfileFeature.Action)
+    case address(AddressFeature.Action)
+  }
+
+  static let profileCase = ActionCase<Action, ProfileFeature.Action>(Action.profile) {
+    if case .profile(let action) = $0 { action } else { nil }
+  }
+  static let addressCase = ActionCase<Action, AddressFeature.Action>(Action.address) {
+    if case .address(let action) = $0 { action } else { nil }
+  }
 
   func reduce(into state: inout AppState, action: Action) -> Effect<Action, Activity> {
-    state.unrelated += 1
+    if case .bumpUnrelated = action { state.unrelated += 1 }
     return .none
   }
 }
 
+/// The app feature with the profile and the address features embedded.
+func appFeature(gate: Gate = Gate()) -> Composed<Composed<AppFeature>> {
+  AppFeature()
+    .embed(ProfileFeature(gate: gate), state: \.profile, action: AppFeature.profileCase)
+    .embed(AddressFeature(), state: \.profile.address, action: AppFeature.addressCase)
+}
+
 final class ScopedActionStoreTests: XCTestCase {
-  func testSendChangesTheParentInPlaceAndParentSubscribersSeeIt() throws {
-    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
+  func testSendChangesTheRootInPlaceAndRootSubscribersSeeIt() throws {
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature())
     let names = Collected<String>()
     parent.sinkState(dropsFirst: true) { names.append($0.profile.name) }.storeWhileSourceActive()
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     profile.send(.rename("Ada"))
     XCTAssertEqual(parent.state.profile.name, "Ada")
     XCTAssertEqual(profile.state.name, "Ada")
     XCTAssertEqual(names.all, ["Ada"])
   }
 
-  func testCommitMiddlewaresOfTheParentSeeTheActionsName() throws {
-    let names = Collected<String>()
-    let parent = Store<AppState, Never>(
-      initialState: AppState(),
-      middlewares: [CommitMiddleware<AppState>(name: "names") { _, _, trace in names.append(trace.name) }])
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
-    profile.send(.rename("Ada"))
-    XCTAssertEqual(names.all, ["rename(\"Ada\")"])
+  func testTheRootsPipelineSeesWhatAScopeSends() async throws {
+    let actions = Collected<AppFeature.Action>()
+    let seeing = Middleware<AppFeature.Action, AppState>(name: "seeing") { step in
+      actions.append(step.message)
+      _ = step.next()
+    }
+    let recorder = Recorder<AppFeature.Action, AppState>()
+    let undo = try UndoHistory<AppState>(limit: 10)
+    let commitNames = Collected<String>()
+    let parent = ActionStore(
+      initialState: AppState(), reducer: appFeature(),
+      middlewares: [seeing, recorder.middleware(), undo.middleware()],
+      commitMiddlewares: [CommitMiddleware(name: "names") { _, _, trace in commitNames.append(trace.name) }])
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
+    await profile.send(.rename("Ada")).finish()
+    XCTAssertEqual(actions.all, [.profile(.rename("Ada"))])
+    XCTAssertEqual(recorder.recording.messages, [.profile(.rename("Ada"))])
+    XCTAssertEqual(commitNames.all, ["profile(VergeNeueTests.ProfileFeature.Action.rename(\"Ada\"))"])
+    XCTAssertTrue(undo.undo(in: parent.core))
+    XCTAssertEqual(parent.state.profile.name, "")
   }
 
   func testNotifiesOnlyWhenItsFragmentChanges() throws {
-    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature())
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     let seen = Collected<String>()
     profile.sinkState { seen.append($0.name) }.storeWhileSourceActive()
     parent.send(.bumpUnrelated)
@@ -91,8 +122,8 @@ final class ScopedActionStoreTests: XCTestCase {
   }
 
   func testChangesSequenceCarriesOnlyTheFragmentsChanges() async throws {
-    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature())
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     var changes = profile.changes.makeAsyncIterator()
     let first = await changes.next()
     XCTAssertEqual(first?.current.name, "")
@@ -104,8 +135,9 @@ final class ScopedActionStoreTests: XCTestCase {
   }
 
   func testTasksBelongToTheScopeAndEndWithIt() async throws {
-    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
-    var profile: ScopedActionStore<ProfileFeature>? = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature())
+    var profile: ScopedActionStore<Profile, ProfileFeature.Action, Never>? =
+      parent.scope(state: \.profile, action: AppFeature.Action.profile)
     let started = Gate()
     let task = profile?.task(key: TaskKey("wait")) {
       started.open()
@@ -118,34 +150,34 @@ final class ScopedActionStoreTests: XCTestCase {
     XCTAssertThrowsError(try result?.get()) { XCTAssertTrue($0 is CancellationError) }
   }
 
-  func testEffectsRunAndSendTheirActionsToTheScope() async throws {
+  func testEffectsRunInTheRootAndSendTheirActionsBackThroughIt() async throws {
     let gate = Gate()
-    let parent = Store<AppState, Never>(initialState: AppState())
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: gate))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature(gate: gate))
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     let task = profile.send(.renameAfterGate("Lin"))
-    XCTAssertEqual(profile.effectsInFlight, 1)
+    XCTAssertEqual(parent.effectsInFlight, 1)
     gate.open()
     await task.finish()
-    await profile.waitUntilIdle()
+    await parent.waitUntilIdle()
     XCTAssertEqual(parent.state.profile.name, "Lin")
-    XCTAssertEqual(profile.effectsInFlight, 0)
+    XCTAssertEqual(parent.effectsInFlight, 0)
   }
 
   func testEffectsCanBeCancelledByID() async throws {
     let gate = Gate()
-    let parent = Store<AppState, Never>(initialState: AppState())
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: gate))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature(gate: gate))
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     let task = profile.send(.renameAfterGate("never"))
     profile.send(.cancelRename)
     gate.open()
     await task.finish()
-    await profile.waitUntilIdle()
+    await parent.waitUntilIdle()
     XCTAssertEqual(parent.state.profile.name, "")
   }
 
   func testReentrantSendFromASubscriberIsQueuedInOrder() throws {
-    let parent = Store<AppState, Never>(initialState: AppState())
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature())
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
     let seen = Collected<String>()
     profile.sinkState(dropsFirst: true) { changes in
       seen.append(changes.name)
@@ -157,10 +189,10 @@ final class ScopedActionStoreTests: XCTestCase {
     XCTAssertEqual(parent.state.profile.name, "second")
   }
 
-  func testScopesOfScopesOfBothShapes() throws {
-    let parent = ActionStore(initialState: AppState(), reducer: AppFeature())
-    let profile = parent.scope(\.profile, reducer: ProfileFeature(gate: Gate()))
-    let address = profile.scope(\.address, reducer: AddressFeature())
+  func testScopesOfScopes() throws {
+    let parent = ActionStore(initialState: AppState(), reducer: appFeature())
+    let profile = parent.scope(state: \.profile, action: AppFeature.Action.profile)
+    let address = parent.scope(state: \.profile.address, action: AppFeature.Action.address)
     address.send(.move("Kyoto"))
     XCTAssertEqual(parent.state.profile.address.city, "Kyoto")
     let cities = Collected<String>()
@@ -168,26 +200,23 @@ final class ScopedActionStoreTests: XCTestCase {
     profile.send(.rename("Ada"))
     XCTAssertEqual(cities.all, [], "a change beside the address does not notify the address scope")
 
-    let methodAddress = profile.scope(\.address, reducer: AddressReducer())
-    methodAddress.commit { $0.move(to: "Oslo") }
-    XCTAssertEqual(cities.all, ["Oslo"])
-
-    let enumAddress = parent.scope(\.profile, reducer: ProfileReducer()).scope(\.address, reducer: AddressFeature())
-    enumAddress.send(.move("Lima"))
-    XCTAssertEqual(parent.state.profile, Profile(name: "Ada", address: Address(city: "Lima")))
+    let nested = profile.scope(state: \.address) { (move: AddressFeature.Action) in ProfileFeature.Action.rename("\(move)") }
+    nested.send(.move("Oslo"))
+    XCTAssertEqual(parent.state.profile.name, "move(\"Oslo\")", "a scope of a scope wraps twice and sends to the root")
+    XCTAssertEqual(nested.state.city, "Kyoto")
   }
 
   func testThousandsOfScopesSubscribeNothingAndKeepOnlyTheirRootAlive() throws {
-    var parent: Store<AppState, Never>? = Store(initialState: AppState())
+    var parent: ActionStore<Composed<Composed<AppFeature>>>? = ActionStore(initialState: AppState(), reducer: appFeature())
     weak let weakParent = parent
-    var scopes = (0..<2_000).map { _ in parent!.scope(\.profile, reducer: ProfileFeature(gate: Gate())) }
-    var nested = scopes.prefix(100).map { $0.scope(\.address, reducer: AddressFeature()) }
+    var scopes = (0..<2_000).map { _ in parent!.scope(state: \.profile, action: AppFeature.Action.profile) }
+    var nested = scopes.prefix(100).map { $0.scope(state: \.address) { ProfileFeature.Action.rename("\($0 as Int)") } }
     XCTAssertTrue(scopes.allSatisfy { !$0.fragment.isFollowing }, "making a scope must not subscribe")
     XCTAssertTrue(nested.allSatisfy { !$0.fragment.isFollowing })
-    for _ in 0..<100 { parent!.commit { $0.unrelated += 1 } }
+    for _ in 0..<100 { parent!.send(.bumpUnrelated) }
     scopes[1_999].send(.rename("last"))
-    nested[99].send(.move("Rome"))
-    XCTAssertEqual(parent!.state.profile, Profile(name: "last", address: Address(city: "Rome")))
+    nested[99].send(7)
+    XCTAssertEqual(parent!.state.profile.name, "7")
     XCTAssertTrue(scopes.allSatisfy { !$0.fragment.isFollowing }, "sending must not subscribe either")
     _ = scopes[0].sinkState { _ in }
     XCTAssertTrue(scopes[0].fragment.isFollowing)
@@ -198,23 +227,5 @@ final class ScopedActionStoreTests: XCTestCase {
     XCTAssertNotNil(weakParent, "a scope of a scope keeps the root alive too")
     nested = []
     XCTAssertNil(weakParent, "the root goes with its last scope")
-  }
-
-  func testAScopeKeepsTheActionStoreItWasCutFromAlive() async throws {
-    var parent: ActionStore<AppFeature>? = ActionStore(initialState: AppState(), reducer: AppFeature())
-    weak let weakParent = parent
-    let core = parent!.core
-    let gate = Gate()
-    let profile = parent!.scope(\.profile, reducer: ProfileFeature(gate: gate))
-    let running = profile.send(.renameAfterGate("late"))
-    parent = nil
-    XCTAssertNotNil(weakParent, "the scope keeps its root store, not only the core, alive")
-    profile.send(.rename("x"))
-    XCTAssertEqual(profile.state.name, "x")
-    XCTAssertEqual(profile.derived(.map { $0.name }).value, "x")
-    gate.open()
-    await running.finish()
-    await profile.waitUntilIdle()
-    XCTAssertEqual(core.state.profile.name, "late", "an effect started before still lands in the root")
   }
 }

@@ -46,6 +46,30 @@ final class ScopedStoreTests: XCTestCase {
     XCTAssertEqual(names.all, ["Ada"])
   }
 
+  func testItsMutationsAndActionsGoThroughTheRootsPipeline() async throws {
+    let names = Collected<String>()
+    let seeing = Middleware<ReducerMessage<AppState>, AppState>(name: "seeing") { step in
+      if case .mutation(let mutation) = step.message { names.append(mutation.name) }
+      _ = step.next()
+    }
+    let recorder = Recorder<ReducerMessage<AppState>, AppState>()
+    let undo = try UndoHistory<AppState>(limit: 10)
+    let parent = ReducerStore(
+      initialState: AppState(), reducer: AppReducer(), middlewares: [seeing, recorder.middleware(), undo.middleware()])
+    let address = parent.scope(\.profile, reducer: ProfileReducer()).scope(\.address, reducer: AddressReducer())
+    address.commit { $0.move(to: "Kyoto") }
+    let profile = parent.scope(\.profile, reducer: ProfileReducer())
+    let name = try await profile.dispatch { $0.renameLater("Ada") }
+    XCTAssertEqual(name, "Ada")
+    XCTAssertEqual(names.all, ["move(to:)", "rename(_:)"], "the root's middleware sees each mutation by its own name")
+    XCTAssertEqual(recorder.recording.messages.count, 3, "the recorder sees both mutations and the action")
+    let replayed = ReducerStore(initialState: AppState(), reducer: AppReducer())
+    try replayed.replay(recorder.recording)
+    XCTAssertEqual(replayed.state.profile, Profile(name: "Ada", address: Address(city: "Kyoto")))
+    XCTAssertTrue(undo.undo(in: parent.core))
+    XCTAssertEqual(parent.state.profile, Profile(name: "", address: Address(city: "Kyoto")))
+  }
+
   func testNotifiesOnlyWhenItsFragmentChanges() throws {
     let parent = ReducerStore(initialState: AppState(), reducer: AppReducer())
     let profile = parent.scope(\.profile, reducer: ProfileReducer())

@@ -1,14 +1,10 @@
 import VergeNeue
 import XCTest
 
-// Kept in step with the README section on scoped stores and activities.
-private struct Chat: Equatable, Sendable {
-  var draft = Draft()
-  var sent: [String] = []
-}
-
+// Kept in step with the README section on composed features, scoped stores
+// and activities.
+private struct Chat: Equatable, Sendable { var draft = Draft(); var sent: [String] = [] }
 private struct Draft: Equatable, Sendable { var text = "" }
-
 private enum ChatActivity: Sendable, Equatable { case posted(String) }
 
 private struct DraftFeature: ActionReducer {
@@ -22,26 +18,48 @@ private struct DraftFeature: ActionReducer {
       state.text = text
       return .none
     case .post:
-      let text = state.text
-      state.text = ""
-      return .activity(Activity.posted(text))
+      return .activity(Activity.posted(state.text))
     }
+  }
+}
+
+private struct ChatFeature: ActionReducer {
+  typealias State = Chat
+  typealias Activity = ChatActivity
+  enum Action: Sendable { case draft(DraftFeature.Action), clearHistory }
+
+  static let draftCase = ActionCase<Action, DraftFeature.Action>(Action.draft) {
+    if case .draft(let action) = $0 { action } else { nil }
+  }
+
+  func reduce(into state: inout Chat, action: Action) -> Effect<Action, Activity> {
+    switch action {
+    case .draft(.post):                      // the parent reacts to its child's action
+      state.sent.append(state.draft.text)
+      state.draft.text = ""
+    case .draft:
+      break
+    case .clearHistory:
+      state.sent = []
+    }
+    return .none
   }
 }
 
 final class ScopesAndActivitiesSnippetTests: XCTestCase {
   func testReadmeSnippet() throws {
-    let store = Store<Chat, ChatActivity>(initialState: Chat())
-    store.sinkActivity { [weak store] activity in
-      if case .posted(let text) = activity { store?.commit { $0.sent.append(text) } }
-    }
-    .storeWhileSourceActive()
+    let posted = Collected<ChatActivity>()
+    let store = ActionStore(
+      initialState: Chat(),
+      reducer: ChatFeature().embed(DraftFeature(), state: \.draft, action: ChatFeature.draftCase))
+    store.sinkActivity { activity in posted.append(activity) }.storeWhileSourceActive()
 
-    let draft = store.scope(\.draft, reducer: DraftFeature())
+    let draft = store.scope(state: \.draft, action: ChatFeature.Action.draft)
     draft.send(.edit("hello"))
-    draft.send(.post)
+    draft.send(.post)            // store.state.sent == ["hello"]; ChatActivity.posted("hello") was sent
 
     XCTAssertEqual(store.state.sent, ["hello"])
     XCTAssertEqual(draft.state.text, "")
+    XCTAssertEqual(posted.all, [.posted("hello")])
   }
 }

@@ -15,6 +15,9 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   @usableFromInline let hasMiddlewares: Bool
   let sendActivity: @Sendable (Reducer.TargetActivity) -> Void
   let taskManager: TaskManager
+  /// For a scope: runs an action's announcement through its root's
+  /// pipeline instead of this engine's (empty) one.
+  let announce: (@Sendable (ActionInfo) async throws -> Void)?
   @usableFromInline let observers = Observers<ReducerEvent<Reducer.TargetState>>()
   let inFlight = InFlight()
   private let nextActionID = Atomic<UInt64>(0)
@@ -23,8 +26,10 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     reducer: Reducer,
     middlewares: [Middleware<Message, State>],
     taskManager: TaskManager,
+    announce: (@Sendable (ActionInfo) async throws -> Void)? = nil,
     sendActivity: @escaping @Sendable (Reducer.TargetActivity) -> Void
   ) {
+    self.announce = announce
     self.reducer = reducer
     self.chain = MiddlewareChain(middlewares: middlewares)
     hasMiddlewares = !middlewares.isEmpty
@@ -52,7 +57,7 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   @discardableResult
   private func apply(_ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>) -> State? {
     if observers.isEmpty && chain.isEmpty {
-      access.write(mutation.trace) { mutation.body(&$0) }
+      access.commit(mutation)
       return nil
     }
     let (before, after) = access.write(mutation.trace) { state -> (State, State) in
@@ -114,8 +119,10 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     _ info: ActionInfo,
     on access: any FragmentAccess<State>
   ) async throws -> Result {
-    if !chain.isEmpty {
-      try await admit(info, on: access)
+    if let announce {
+      try await announce(info)
+    } else {
+      try await admitThroughPipeline(info, on: access)
     }
     observers.emit(.actionStarted(info))
     do {
@@ -128,8 +135,13 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     }
   }
 
-  /// Runs the action's announcement through the middlewares and waits until
-  /// the last one lets it on (or throws `dropped` once none can anymore).
+  /// Runs an action's announcement through the middlewares, if any, and
+  /// waits until the last one lets it on (or throws `dropped` once none can
+  /// anymore); a scope's actions are announced here too.
+  func admitThroughPipeline(_ info: ActionInfo, on access: any FragmentAccess<State>) async throws {
+    if !chain.isEmpty { try await admit(info, on: access) }
+  }
+
   private func admit(_ info: ActionInfo, on access: any FragmentAccess<State>) async throws {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       let admission = Admission(continuation, info: info)

@@ -176,22 +176,6 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
       }
     }
   }
-
-  /// A store for the part of this state at `keyPath`, with its own reducer;
-  /// see `ScopedStore`.
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer.
-  ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it keeps this store alive.
-  public func scope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
-  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
-  }
 }
 
 // MARK: - Test tooling

@@ -1,4 +1,5 @@
 @_spi(Internal) import Verge
+
 /// Reads and writes one part of a core store's state, holding the store
 /// strongly. Engines work through it, so a root store and a scoped store
 /// run the same code.
@@ -7,7 +8,15 @@ protocol FragmentAccess<Fragment>: Sendable {
 
   func read() -> Fragment
   func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result
-  func derived() -> Derived<Fragment>
+  /// Commits a named mutation; a scope of a `ReducerStore` sends it through
+  /// the root's pipeline instead of writing it in place.
+  func commit(_ mutation: ReducerMutation<Fragment>)
+}
+
+extension FragmentAccess {
+  func commit(_ mutation: ReducerMutation<Fragment>) {
+    write(mutation.trace) { mutation.body(&$0) }
+  }
 }
 
 /// The whole state of a store.
@@ -21,59 +30,70 @@ struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAcc
       ref.modify { body(&$0) }
     }
   }
-
-  func derived() -> Derived<State> {
-    store.derived(.map { $0 })
-  }
 }
 
-/// Where a scoped store's fragment lives: an access that can also forward
-/// activities to the root store and reach further in.
-protocol ScopeAnchor<Fragment>: FragmentAccess {
-  /// Sends `activity` to the root store's activity subscribers when it is of
-  /// the root store's activity type; returns `false` when it is not.
-  func sendActivity(_ activity: any Sendable) -> Bool
-  /// The name of the root store's activity type, for error messages.
-  var activityTypeName: String { get }
-  /// The root store's version.
+/// A root store as its scopes reach it, whatever its state type.
+protocol ScopeRoot: Sendable {
   var version: UInt64 { get }
-  /// Subscribes to the root store's activities of type `A`.
+  /// Runs an action's announcement through the root's pipeline and waits
+  /// until it lets the action on; `nil` when the root has no pipeline.
+  var announce: (@Sendable (ActionInfo) async throws -> Void)? { get }
+  /// Sends `activity` to the root's activity subscribers when it is of the
+  /// root's activity type; returns `false` when it is not.
+  func sendActivity(_ activity: any Sendable) -> Bool
+  /// Whether the root's activities are of type `A`.
+  func accepts<A>(_ type: A.Type) -> Bool
   func sinkActivity<A: Sendable>(
     queue: DeliveryQueue, isolation: isolated (any Actor)?, _ receive: @escaping (A) -> Void
   ) -> StoreSubscription
-  /// The root store's activities as a stream when they are of type `A`;
-  /// otherwise a stream that has ended.
+  /// The root's activities when they are of type `A`; otherwise a stream
+  /// that has ended.
   func activities<A: Sendable>(bufferingPolicy: AsyncStream<A>.Continuation.BufferingPolicy) -> AsyncStream<A>
+}
+
+/// The read side of a scope: one part of a root store's state.
+protocol ScopeSource<Fragment>: Sendable {
+  associatedtype Fragment: Equatable & Sendable
+  var root: any ScopeRoot { get }
+  func read() -> Fragment
+  /// The part as a derived value of the root store.
+  func derived() -> Derived<Fragment>
+  /// A part of this part, read through `get`.
+  func focus<Child: Equatable & Sendable>(_ get: @escaping @Sendable (Fragment) -> Child) -> any ScopeSource<Child>
+}
+
+/// A scope's part that its reducer also writes: through the root's
+/// pipeline when the root is a `ReducerStore`, in place otherwise.
+protocol ScopeAnchor<Fragment>: FragmentAccess, ScopeSource {
   /// The anchor of a part of this fragment, into the same root.
   func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
 }
 
-/// A part of a store's state at a key path. It holds the root store, and
-/// the object the scope was cut from (a `ReducerStore` or an `ActionStore`
-/// around it), strongly: a scoped store keeps its root alive.
-struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
+/// A root store with what its scopes need: the object that wraps it (kept
+/// alive by every scope) and, for a `ReducerStore`, its pipeline.
+struct RootStore<Root: Equatable & Sendable, Activity: Sendable>: ScopeRoot {
   let store: Store<Root, Activity>
-  /// The store wrapping `store` that the scope was cut from, kept alive
-  /// with it; `nil` when cut from the core store itself.
+  /// The store wrapping `store` that scopes are cut from, kept alive by
+  /// them; `nil` for a core store.
   let owner: (any AnyObject & Sendable)?
-  let keyPath: SendableWritableKeyPath<Root, Fragment>
+  /// Commits a mutation of the root state through the root's pipeline;
+  /// `nil` when the root has none (a core store).
+  let pipeline: (@Sendable (ReducerMutation<Root>) -> Void)?
+  let announce: (@Sendable (ActionInfo) async throws -> Void)?
 
-  func read() -> Fragment { store.untrackedState[keyPath: keyPath.value] }
-
-  func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
-    store.commit(trace: trace()) { ref in
-      ref.modify { body(&$0[keyPath: keyPath.value]) }
-    }
+  init(
+    store: Store<Root, Activity>,
+    owner: (any AnyObject & Sendable)?,
+    pipeline: (@Sendable (ReducerMutation<Root>) -> Void)? = nil,
+    announce: (@Sendable (ActionInfo) async throws -> Void)? = nil
+  ) {
+    self.store = store
+    self.owner = owner
+    self.pipeline = pipeline
+    self.announce = announce
   }
 
-  func derived() -> Derived<Fragment> {
-    let keyPath = keyPath
-    return store.derived(.map { $0[keyPath: keyPath.value] })
-  }
-
-  func appending<Child: Equatable & Sendable>(_ child: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
-    KeyPathAccess<Root, Activity, Child>(store: store, owner: owner, keyPath: keyPath.appending(child))
-  }
+  var version: UInt64 { store.version }
 
   func sendActivity(_ activity: any Sendable) -> Bool {
     guard let typed = activity as? Activity else { return false }
@@ -81,9 +101,7 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
     return true
   }
 
-  var activityTypeName: String { "\(Activity.self)" }
-
-  var version: UInt64 { store.version }
+  func accepts<A>(_ type: A.Type) -> Bool { A.self == Activity.self }
 
   func sinkActivity<A: Sendable>(
     queue: DeliveryQueue, isolation: isolated (any Actor)?, _ receive: @escaping (A) -> Void
@@ -99,14 +117,59 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   }
 }
 
-extension Store {
-  /// The anchor of a scoped store cut from this store at `keyPath`.
-  ///
-  /// - Parameter owner: The store wrapping this one that the scope was cut
-  ///   from, to keep alive with it.
-  func anchor<Fragment>(
-    _ keyPath: WritableKeyPath<State, Fragment> & Sendable, owner: (any AnyObject & Sendable)? = nil
-  ) -> KeyPathAccess<State, Activity, Fragment> {
-    KeyPathAccess(store: self, owner: owner, keyPath: SendableWritableKeyPath(keyPath))
+/// A part of a root store's state read through a function.
+struct RootFocus<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeSource {
+  let rootStore: RootStore<Root, Activity>
+  let get: @Sendable (Root) -> Fragment
+
+  var root: any ScopeRoot { rootStore }
+
+  func read() -> Fragment { get(rootStore.store.untrackedState) }
+
+  func derived() -> Derived<Fragment> { rootStore.store.derived(.map(get)) }
+
+  func focus<Child: Equatable & Sendable>(_ child: @escaping @Sendable (Fragment) -> Child) -> any ScopeSource<Child> {
+    RootFocus<Root, Activity, Child>(rootStore: rootStore) { [get] in child(get($0)) }
+  }
+}
+
+/// A part of a root store's state at a writable key path.
+struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
+  let rootStore: RootStore<Root, Activity>
+  let keyPath: SendableWritableKeyPath<Root, Fragment>
+
+  var root: any ScopeRoot { rootStore }
+
+  func read() -> Fragment { rootStore.store.untrackedState[keyPath: keyPath.value] }
+
+  func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
+    rootStore.store.commit(trace: trace()) { ref in
+      ref.modify { body(&$0[keyPath: keyPath.value]) }
+    }
+  }
+
+  func commit(_ mutation: ReducerMutation<Fragment>) {
+    guard let pipeline = rootStore.pipeline else {
+      return write(mutation.trace) { mutation.body(&$0) }
+    }
+    let keyPath = keyPath
+    pipeline(
+      ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
+        mutation.body(&$0[keyPath: keyPath.value])
+      })
+  }
+
+  func derived() -> Derived<Fragment> {
+    let keyPath = keyPath
+    return rootStore.store.derived(.map { $0[keyPath: keyPath.value] })
+  }
+
+  func focus<Child: Equatable & Sendable>(_ get: @escaping @Sendable (Fragment) -> Child) -> any ScopeSource<Child> {
+    let keyPath = keyPath
+    return RootFocus<Root, Activity, Child>(rootStore: rootStore) { get($0[keyPath: keyPath.value]) }
+  }
+
+  func appending<Child: Equatable & Sendable>(_ child: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
+    KeyPathAccess<Root, Activity, Child>(rootStore: rootStore, keyPath: keyPath.appending(child))
   }
 }

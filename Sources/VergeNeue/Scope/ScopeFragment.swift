@@ -5,26 +5,27 @@
 /// of the root, made on first use and shared by every `sinkState`,
 /// `derived` and `changes` of the scope; until then the scope costs the
 /// root nothing per commit.
+@usableFromInline
 final class ScopeFragment<Fragment: Equatable & Sendable, Activity: Sendable>: StoreFragment {
-  let anchor: any ScopeAnchor<Fragment>
+  let source: any ScopeSource<Fragment>
   /// The scope's own async work, cancelled when the scope goes away.
-  let taskManager = TaskManager()
+  @usableFromInline let taskManager = TaskManager()
   private let follower = SharedLock<Derived<Fragment>?>(nil)
 
-  init(anchor: any ScopeAnchor<Fragment>) {
-    self.anchor = anchor
+  init(source: any ScopeSource<Fragment>) {
+    self.source = source
   }
 
-  var value: Fragment { anchor.read() }
+  @usableFromInline var value: Fragment { source.read() }
 
-  var version: UInt64 { anchor.version }
+  @usableFromInline var version: UInt64 { source.root.version }
 
   /// Whether the derived value has been made (so the root is followed).
   var isFollowing: Bool { follower.withLock { $0 != nil } }
 
-  var followed: Derived<Fragment> {
+  @usableFromInline var followed: Derived<Fragment> {
     if let existing = follower.withLock({ $0 }) { return existing }
-    let made = anchor.derived()
+    let made = source.derived()
     return follower.withLock { cached in
       if let cached { return cached }
       cached = made
@@ -32,13 +33,15 @@ final class ScopeFragment<Fragment: Equatable & Sendable, Activity: Sendable>: S
     }
   }
 
-  func sinkActivity(
+  @usableFromInline func sinkActivity(
     queue: DeliveryQueue, isolation: isolated (any Actor)?, _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
-    anchor.sinkActivity(queue: queue, isolation: isolation, receive)
+    source.root.sinkActivity(queue: queue, isolation: isolation, receive)
   }
 
-  func activities(bufferingPolicy: AsyncStream<Activity>.Continuation.BufferingPolicy) -> AsyncStream<Activity> {
-    anchor.activities(bufferingPolicy: bufferingPolicy)
+  @usableFromInline func activities(
+    bufferingPolicy: AsyncStream<Activity>.Continuation.BufferingPolicy
+  ) -> AsyncStream<Activity> {
+    source.root.activities(bufferingPolicy: bufferingPolicy)
   }
 }

@@ -1,258 +1,100 @@
 @_spi(Internal) import Verge
 
-/// A store for one part of a parent store's state, picked by a writable key
-/// path, driven by enum actions and its own `ActionReducer`.
+/// A view onto one part of an `ActionStore`'s state and one case of its
+/// actions, as The Composable Architecture scopes its store: a child
+/// feature's screen reads its part and sends its own actions, and the root
+/// store runs them.
 ///
 /// ```swift
-/// let store = ActionStore(initialState: AppFeature.State(), reducer: AppFeature())
-/// let search = store.scope(\.search, reducer: SearchFeature(api: api))
-/// search.send(.queryChanged("swift"))          // changes the parent's state in place
-/// await search.send(.submit).finish()          // waits for its effects
+/// let store = ActionStore(
+///   initialState: AppFeature.State(),
+///   reducer: AppFeature().embed(SearchFeature(), state: \.search, action: AppFeature.searchCase))
+/// let search = store.scope(state: \.search, action: AppFeature.Action.search)
+/// search.send(.queryChanged("swift"))          // AppFeature.Action.search(.queryChanged("swift"))
 /// search.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
-/// let filter = search.scope(\.filter, reducer: FilterFeature())   // scopes of scopes
 /// ```
 ///
-/// - Each action is reduced into the parent's core store at the key path,
-///   in place: the parent's subscribers and commit middlewares see it. The
-///   scoped store's own `middlewares` run first.
-/// - The re-entrancy rule is `ActionStore`'s: actions are reduced one at a
-///   time in the order sent; a send made while this scoped store is reducing
-///   is queued, never dropped, never deadlocks.
-/// - Effects belong to the scoped store: they run while it lives, are
-///   cancelled by id, by `StoreTask.cancel()`, by `cancelAllEffects()`, and
-///   when it goes away.
-/// - `sinkState` and `derived` notify only when the fragment changes.
-/// - It is cheap to make: nothing subscribes to the parent until you call
-///   `sinkState` or `derived`.
-/// - It keeps its root alive, as `ScopedStore` does: the store it was cut
-///   from lives at least as long as the scoped store, so nothing on it
-///   throws for want of a parent.
-/// - Activities its effects send reach the root store's `sinkActivity` when
-///   the root store's activity type is `Feature.Activity`; otherwise they
-///   are reported to event observers as `effectFailed` with
-///   `NeueError.activityTypeMismatch`.
-public final class ScopedActionStore<Feature: ActionReducer>: ReadableStore, Sendable {
-  /// The fragment's type.
-  public typealias State = Feature.State
-  /// The action type.
-  public typealias Action = Feature.Action
+/// - What it sends is wrapped into the root's action and sent to the root
+///   store: the root's reducer (with the child embedded in it, see
+///   `ActionReducer.embed(_:state:action:)`), its middlewares, `Recorder`
+///   and `UndoHistory` see it, and the root's re-entrancy rule and effects
+///   apply. It returns the root's `StoreTask`.
+/// - Reads, `sinkState`, `derived` and `changes` come from `ReadableStore`
+///   and notify only when its part changes; `sinkActivity` receives the
+///   root's activities.
+/// - Making one is O(1) and subscribes to nothing; until something
+///   subscribes to it, the root's commits do not look at it.
+/// - It keeps its root store alive, so nothing on it throws.
+public final class ScopedActionStore<State: Equatable & Sendable, Action: Sendable, Activity: Sendable>:
+  ReadableStore, Sendable
+{
+  @usableFromInline let fragment: ScopeFragment<State, Activity>
+  @usableFromInline let sendToRoot: @Sendable (Action) -> StoreTask
 
-  /// The activity type: its reducer's, forwarded to the root store.
-  public typealias Activity = Feature.Activity
-
-  let anchor: any ScopeAnchor<State>
-  let engine: ActionEngine<Feature>
-  let fragment: ScopeFragment<State, Activity>
-
-  init(anchor: any ScopeAnchor<State>, reducer: Feature, middlewares: [Middleware<Action, State>]) {
-    self.anchor = anchor
-    fragment = ScopeFragment(anchor: anchor)
-    engine = ActionEngine(
-      feature: reducer, access: anchor, middlewares: middlewares,
-      activitySink: { activity in
-        guard activity is Feature.Activity, anchor.sendActivity(activity) else { return anchor.activityTypeName }
-        return nil
-      })
+  @usableFromInline
+  init(fragment: ScopeFragment<State, Activity>, send: @escaping @Sendable (Action) -> StoreTask) {
+    self.fragment = fragment
+    sendToRoot = send
   }
 
-  /// The reducer.
-  public var reducer: Feature { engine.feature }
-
-  /// Its part of the root store's state; reads, subscriptions, `derived`
-  /// and `task` come from `ReadableStore` and notify only when the part
-  /// changes.
+  /// Its part of the root store's state.
   public var storeView: StoreView<State, Activity> { StoreView(fragment: fragment) }
 
-  /// Sends an action: through this scoped store's middlewares to its
-  /// reducer, which changes the fragment in the parent's state; then starts
-  /// the effects it returned. See the re-entrancy rule on `ActionStore`.
+  /// Sends an action: wrapped into the root's action, to the root store.
   ///
   /// - Parameter action: What happened.
-  /// - Returns: A handle to wait for the reduction and its effects, or to
-  ///   cancel those effects.
-  @discardableResult
+  /// - Returns: The root store's handle for the action: wait for its
+  ///   reduction and effects, or cancel those effects.
+  @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    engine.send(action, cause: .send)
+    sendToRoot(action)
   }
 
-  /// A scoped store, driven by enum actions, for a part of this fragment.
+  /// A view onto a part of this part and a case of this scope's actions.
   ///
   /// - Parameters:
-  ///   - keyPath: Where the part lives in this fragment.
-  ///   - reducer: The part's reducer.
-  ///   - middlewares: The new scoped store's own pipeline.
-  /// - Returns: The scoped store; it writes into the same parent store and
-  ///   keeps it alive.
+  ///   - state: Where the part lives in this scope's state.
+  ///   - action: Wraps the part's actions into this scope's.
+  /// - Returns: The scoped store; it sends to the same root.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ActionReducer>(
-    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<Child.Action, Child.State>] = []
-  ) -> ScopedActionStore<Child> {
-    ScopedActionStore<Child>(
-      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+  @inlinable
+  public func scope<ChildState, ChildAction>(
+    state: KeyPath<State, ChildState> & Sendable,
+    action: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedActionStore<ChildState, ChildAction, Activity> {
+    let send = sendToRoot
+    return ScopedActionStore<ChildState, ChildAction, Activity>(fragment: focus(state)) { send(action($0)) }
   }
 
-  /// A scoped store, driven by a method reducer, for a part of this
-  /// fragment.
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the part lives in this fragment.
-  ///   - reducer: The part's reducer.
-  ///   - middlewares: The new scoped store's own pipeline.
-  /// - Returns: The scoped store; it writes into the same parent store and
-  ///   keeps it alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
-  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    ScopedStore<Child>(
-      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
-  }
-}
-
-// MARK: - Test tooling
-
-extension ScopedActionStore {
-  /// Adds an observer of reduced actions and failed effects; see
-  /// `ActionStore.observeEvents(_:)`. For test tooling.
-  ///
-  /// - Parameter handler: Receives each event.
-  /// - Returns: A token; releasing or cancelling it removes the observer.
-  public func observeEvents(_ handler: @escaping @Sendable (ActionEvent<Action, State>) -> Void) -> EventObservation {
-    engine.observers.add(handler)
-  }
-
-  /// Adds an observer of reductions with their causes and of each effect
-  /// task's start and end; see `ActionStore.observeLifecycle(_:)`. For test
-  /// tooling.
-  ///
-  /// - Parameter handler: Receives each event.
-  /// - Returns: A token; releasing or cancelling it removes the observer.
-  public func observeLifecycle(
-    _ handler: @escaping @Sendable (ActionLifecycleEvent<Action, State>) -> Void
-  ) -> EventObservation {
-    engine.lifecycle.add(handler)
-  }
-
-  /// Cancels every running effect of this scoped store; for test tooling.
-  public func cancelAllEffects() {
-    engine.cancelAll()
-  }
-
-  /// How many effects are running; for test tooling.
-  public var effectsInFlight: Int { engine.effectsInFlight }
-
-  /// Waits, without polling, until no action is queued and no effect runs;
-  /// for test tooling.
-  public func waitUntilIdle() async {
-    await engine.inFlight.waitUntilIdle()
-  }
-}
-
-// MARK: - Making scoped stores
-
-extension Store {
-  /// A store for the part of this state at `keyPath`, driven by enum actions
-  /// and its own reducer; see `ScopedActionStore`.
-  ///
-  /// ```swift
-  /// let search = store.scope(\.search, reducer: SearchFeature())
-  /// search.send(.queryChanged("swift"))
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer.
-  ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it keeps this store alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ActionReducer>(
-    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<Child.Action, Child.State>] = []
-  ) -> ScopedActionStore<Child> {
-    ScopedActionStore<Child>(
-      anchor: anchor(keyPath),
-      reducer: reducer, middlewares: middlewares)
+  @usableFromInline
+  func focus<Child>(_ keyPath: KeyPath<State, Child> & Sendable) -> ScopeFragment<Child, Activity> {
+    ScopeFragment(source: fragment.source.focus { $0[keyPath: keyPath] })
   }
 }
 
 extension ActionStore {
-  /// A store for the part of this state at `keyPath`, driven by enum actions
-  /// and its own reducer; see `ScopedActionStore`.
+  /// A view onto the part of this state at `state` and the case `action`
+  /// of this store's actions; see `ScopedActionStore`.
+  ///
+  /// The child feature runs inside this store's reducer: embed it there
+  /// (`embed(_:state:action:)`, `forEach`, `ifLet`).
   ///
   /// - Parameters:
-  ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer.
-  ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store. It writes into `core` directly (this
-  ///   store's reducer and middlewares do not see its actions) and keeps
-  ///   this store alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ActionReducer>(
-    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<Child.Action, Child.State>] = []
-  ) -> ScopedActionStore<Child> {
-    ScopedActionStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
-  }
-
-  /// A store for the part of this state at `keyPath`, driven by a method
-  /// reducer; see `ScopedStore`.
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer.
-  ///   - middlewares: The scoped store's own pipeline.
+  ///   - state: Where the part lives in this state.
+  ///   - action: Wraps the part's actions into this store's (pass the case:
+  ///     `AppFeature.Action.search`).
   /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
-  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
+  @inlinable
+  public func scope<ChildState, ChildAction>(
+    state: KeyPath<State, ChildState> & Sendable,
+    action: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedActionStore<ChildState, ChildAction, Activity> {
+    ScopedActionStore(fragment: focus(state)) { [self] in send(action($0)) }
   }
-}
 
-extension ReducerStore {
-  /// A store for the part of this state at `keyPath`, driven by enum actions
-  /// and its own reducer; see `ScopedActionStore`.
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer.
-  ///   - middlewares: The scoped store's own pipeline.
-  /// - Returns: The scoped store; it keeps this store alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ActionReducer>(
-    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<Child.Action, Child.State>] = []
-  ) -> ScopedActionStore<Child> {
-    ScopedActionStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
-  }
-}
-
-extension ScopedStore {
-  /// A scoped store, driven by enum actions, for a part of this fragment.
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the part lives in this fragment.
-  ///   - reducer: The part's reducer.
-  ///   - middlewares: The new scoped store's own pipeline.
-  /// - Returns: The scoped store; it writes into the same parent store and
-  ///   keeps it alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ActionReducer>(
-    _ keyPath: WritableKeyPath<State, Child.State> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<Child.Action, Child.State>] = []
-  ) -> ScopedActionStore<Child> {
-    ScopedActionStore<Child>(
-      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+  @usableFromInline
+  func focus<Child>(_ keyPath: KeyPath<State, Child> & Sendable) -> ScopeFragment<Child, Activity> {
+    ScopeFragment(source: RootFocus(rootStore: RootStore(store: core, owner: self, pipeline: nil)) { $0[keyPath: keyPath] })
   }
 }

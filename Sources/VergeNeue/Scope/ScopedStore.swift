@@ -1,22 +1,27 @@
 @_spi(Internal) import Verge
 
 /// A store for one part of a parent store's state, picked by a writable key
-/// path, with its own method reducer. It reads and writes like a root
-/// store.
+/// path, with its own method reducer. It is a view onto its root store and
+/// reads and writes like one.
 ///
 /// ```swift
 /// let photo = store.scope(\.selectedPhoto, reducer: PhotoReducer())
-/// photo.commit { $0.like() }                   // changes the parent's state in place
+/// photo.commit { $0.like() }                   // changes the root's state in place
 /// photo.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
 /// let detail = photo.scope(\.comments, reducer: CommentsReducer())   // scopes of scopes
 /// ```
 ///
-/// - Commits go into the parent's core store at the key path, in place:
-///   the parent's subscribers and commit middlewares see them, under the
-///   mutation's name. The scoped store's own `middlewares` run first.
-/// - `sinkState` and `derived` notify only when the fragment changes.
-/// - It is cheap to make: nothing subscribes to the parent until you call
+/// - Its mutations go through the root's pipeline: cut from a
+///   `ReducerStore`, each is committed there under its own name, at the key
+///   path, so the root's middlewares, `Recorder` and `UndoHistory` see it;
+///   cut from a core `Store`, it is committed to it in place (its commit
+///   middlewares see it).
+/// - Reads, `sinkState`, `derived` and `changes` come from `ReadableStore`
+///   and notify only when the fragment changes.
+/// - Making one is O(1): nothing subscribes to the root until you call
 ///   `sinkState` or `derived`.
+/// - Its reducer's activities go to the root store, whose activity type
+///   they must have (or be `Never`); `scope` traps otherwise.
 /// - It keeps its root alive: the store it was cut from (for a scope of a
 ///   scope, the first one's) lives at least as long as the scoped store, as
 ///   a child store holds its root in The Composable Architecture. So a
@@ -27,22 +32,24 @@
 public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   /// The fragment's type.
   public typealias State = Reducer.TargetState
-  /// The activity type: its reducer's, forwarded to the root store.
+  /// The activity type: its reducer's, sent to the root store.
   public typealias Activity = Reducer.TargetActivity
 
   let anchor: any ScopeAnchor<State>
   let engine: ReducerEngine<Reducer>
   let fragment: ScopeFragment<State, Activity>
 
-  init(anchor: any ScopeAnchor<State>, reducer: Reducer, middlewares: [Middleware<ReducerMessage<State>, State>]) {
+  init(anchor: any ScopeAnchor<State>, reducer: Reducer) {
+    let root = anchor.root
+    precondition(
+      Activity.self == Never.self || root.accepts(Activity.self),
+      "scope: the reducer's TargetActivity (\(Activity.self)) must be Never or the root store's activity type")
     self.anchor = anchor
-    let fragment = ScopeFragment<State, Activity>(anchor: anchor)
+    let fragment = ScopeFragment<State, Activity>(source: anchor)
     self.fragment = fragment
-    // Activities go to the root store; `scope` lets a reducer with
-    // activities in only when they are of the root store's activity type.
     engine = ReducerEngine(
-      reducer: reducer, middlewares: middlewares, taskManager: fragment.taskManager,
-      sendActivity: { activity in _ = anchor.sendActivity(activity) })
+      reducer: reducer, middlewares: [], taskManager: fragment.taskManager, announce: root.announce,
+      sendActivity: { activity in _ = root.sendActivity(activity) })
   }
 
   /// The reducer.
@@ -91,33 +98,23 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     engine.start(action(engine.reducer), on: anchor)
   }
 
-  /// A scoped store for a part of this fragment.
+  /// A scoped store for a part of this fragment, with its own reducer;
+  /// it writes through the same root.
   ///
   /// - Parameters:
   ///   - keyPath: Where the part lives in this fragment.
   ///   - reducer: The part's reducer.
-  ///   - middlewares: The new scoped store's own pipeline.
-  /// - Returns: The scoped store; it writes into the same parent store and
-  ///   keeps it alive.
+  /// - Returns: The scoped store; it keeps the root alive.
+  /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
-  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    ScopedStore<Child>(
-      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+    reducer: Child
+  ) -> ScopedStore<Child> {
+    ScopedStore<Child>(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer)
   }
 
-  /// Adds an observer of mutations and actions; see
-  /// `ReducerStore.observeEvents(_:)`. For test tooling.
-  ///
-  /// - Parameter handler: Receives each event.
-  /// - Returns: A token; releasing or cancelling it removes the observer.
-  public func observeEvents(_ handler: @escaping @Sendable (ReducerEvent<State>) -> Void) -> EventObservation {
-    engine.observers.add(handler)
-  }
-
-  /// Waits until no dispatched action is running; for test tooling.
+  /// Waits until no action dispatched through this scoped store is
+  /// running; for test tooling.
   public func waitUntilIdle() async {
     await engine.inFlight.waitUntilIdle()
   }
@@ -125,104 +122,41 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
 
 extension Store {
   /// A store for the part of this state at `keyPath`, with its own method
-  /// reducer; see `ScopedStore`.
+  /// reducer; see `ScopedStore`. Its mutations are committed here in place.
   ///
   /// - Parameters:
   ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer.
-  ///   - middlewares: The scoped store's own pipeline.
+  ///   - reducer: The fragment's reducer; its activities, if any, are of
+  ///     this store's activity type.
   /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = []
-  ) -> ScopedStore<Child> where Child.TargetActivity == Never {
-    ScopedStore<Child>(
-      anchor: anchor(keyPath),
-      reducer: reducer, middlewares: middlewares)
+    reducer: Child
+  ) -> ScopedStore<Child> {
+    let root = RootStore(store: self, owner: nil)
+    return ScopedStore(anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer)
   }
-}
-
-extension Store {
-  /// A store for the part of this state at `keyPath`, with its own method
-  /// reducer whose actions send this store's activities; see `ScopedStore`.
-  ///
-  /// ```swift
-  /// let photo = store.scope(\.selectedPhoto, reducer: PhotoReducer(), activities: .forwardToParent)
-  /// // context.send(.commentPosted) in PhotoReducer's actions reaches store.sinkActivity
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer; its `TargetActivity` is this
-  ///     store's `Activity`.
-  ///   - middlewares: The scoped store's own pipeline.
-  ///   - activities: `.forwardToParent`: the scoped store's actions send
-  ///     their activities to this store.
-  /// - Returns: The scoped store; it keeps this store alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
-    activities: ScopeActivities
-  ) -> ScopedStore<Child> where Child.TargetActivity == Activity {
-    ScopedStore<Child>(
-      anchor: anchor(keyPath),
-      reducer: reducer, middlewares: middlewares)
-  }
-}
-
-/// What a scoped store of a method reducer does with the activities its
-/// actions send.
-public enum ScopeActivities: Sendable {
-  /// Sends them to the parent store's activity subscribers; the reducer's
-  /// `TargetActivity` must be the parent's `Activity`.
-  case forwardToParent
 }
 
 extension ReducerStore {
   /// A store for the part of this state at `keyPath`, with its own method
-  /// reducer whose actions send this store's activities; see `ScopedStore`.
+  /// reducer; see `ScopedStore`. Its mutations go through this store's
+  /// middlewares, under their own names.
   ///
   /// - Parameters:
   ///   - keyPath: Where the fragment lives in this state.
-  ///   - reducer: The fragment's reducer; its `TargetActivity` is this
-  ///     store's `Activity`.
-  ///   - middlewares: The scoped store's own pipeline.
-  ///   - activities: `.forwardToParent`.
+  ///   - reducer: The fragment's reducer; its activities, if any, are of
+  ///     this store's activity type.
   /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
-    activities: ScopeActivities
-  ) -> ScopedStore<Child> where Child.TargetActivity == Activity {
-    ScopedStore<Child>(anchor: core.anchor(keyPath, owner: self), reducer: reducer, middlewares: middlewares)
-  }
-}
-
-extension ScopedStore {
-  /// A scoped store for a part of this fragment whose reducer sends the
-  /// same activities as this one's, forwarded to the root store.
-  ///
-  /// - Parameters:
-  ///   - keyPath: Where the part lives in this fragment.
-  ///   - reducer: The part's reducer.
-  ///   - middlewares: The new scoped store's own pipeline.
-  ///   - activities: `.forwardToParent`.
-  /// - Returns: The scoped store; it writes into the same parent store and
-  ///   keeps it alive.
-  /// - Complexity: O(1); it subscribes to nothing until asked to.
-  public func scope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
-    reducer: Child,
-    middlewares: [Middleware<ReducerMessage<Child.TargetState>, Child.TargetState>] = [],
-    activities: ScopeActivities
-  ) -> ScopedStore<Child> where Child.TargetActivity == Reducer.TargetActivity {
-    ScopedStore<Child>(
-      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, middlewares: middlewares)
+    reducer: Child
+  ) -> ScopedStore<Child> {
+    let root = RootStore(
+      store: core, owner: self, pipeline: { [self] mutation in commitThroughEngine(mutation) },
+      announce: { [self] info in try await engine.admitThroughPipeline(info, on: access) })
+    return ScopedStore(anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer)
   }
 }
