@@ -11,7 +11,13 @@ extension Effect {
   ///
   /// - Parameter transform: Wraps a child action into the parent's.
   /// - Returns: The effect, typed by the parent's actions.
+  @inlinable
   public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent, Activity> {
+    items.isEmpty ? .none : mapItems(transform)
+  }
+
+  @usableFromInline
+  func mapItems<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent, Activity> {
     Effect<Parent, Activity>(
       items: items.map { item in
         switch item {

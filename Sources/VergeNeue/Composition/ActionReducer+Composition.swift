@@ -25,6 +25,7 @@ extension ActionReducer {
   ///   - state: Where its state lives in this feature's state.
   ///   - action: The case of this feature's actions that carries its actions.
   /// - Returns: A feature that runs both.
+  @inlinable
   public func embed<Child: ActionReducer>(
     _ child: Child,
     state: WritableKeyPath<State, Child.State> & Sendable,
@@ -51,6 +52,7 @@ extension ActionReducer {
   /// - Returns: A feature that runs the parent and the elements.
   /// - Complexity: O(n) per action for n elements: the element is found,
   ///   and removed elements are looked for, by id.
+  @inlinable
   public func forEach<Element: ActionReducer>(
     _ state: WritableKeyPath<State, [Element.State]> & Sendable,
     action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
@@ -60,9 +62,9 @@ extension ActionReducer {
       guard let (id, elementAction) = action.extract(parentAction),
         let index = state_[keyPath: state].firstIndex(where: { $0.id == id })
       else { return .none }
-      return element.reduce(into: &state_[keyPath: state][index], action: elementAction)
-        .map { action.embed((id, $0)) }
-        .cancellable(id: ChildEffects(owner: state, element: id))
+      let effect = element.reduce(into: &state_[keyPath: state][index], action: elementAction)
+      return effect.items.isEmpty
+        ? .none : effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
     } watchingRemovals: { before in
       let ids = before[keyPath: state].map(\.id)
       return { after in
@@ -83,6 +85,7 @@ extension ActionReducer {
   ///   - action: The case of this feature's actions that carries its actions.
   ///   - child: The child feature.
   /// - Returns: A feature that runs both.
+  @inlinable
   public func ifLet<Child: ActionReducer>(
     _ state: WritableKeyPath<State, Child.State?> & Sendable,
     action: ActionCase<Action, Child.Action>,
@@ -90,9 +93,9 @@ extension ActionReducer {
   ) -> Composed<Self> where Child.Activity == Activity {
     Composed(parent: self) { state_, parentAction in
       guard let childAction = action.extract(parentAction), state_[keyPath: state] != nil else { return .none }
-      return child.reduce(into: &state_[keyPath: state]!, action: childAction)
-        .map(action.embed)
-        .cancellable(id: ChildEffects(owner: state, element: 0))
+      let effect = child.reduce(into: &state_[keyPath: state]!, action: childAction)
+      return effect.items.isEmpty
+        ? .none : effect.map(action.embed).cancellable(id: ChildEffects(owner: state, element: 0))
     } watchingRemovals: { before in
       let wasPresent = before[keyPath: state] != nil
       return { after in
@@ -104,9 +107,16 @@ extension ActionReducer {
 
 /// The id under which an embedded child's effects run: the key path of its
 /// state and, in a collection, its element's id.
+@usableFromInline
 struct ChildEffects<Path: Hashable & Sendable, Element: Hashable & Sendable>: Hashable, Sendable {
   let owner: Path
   let element: Element
+
+  @usableFromInline
+  init(owner: Path, element: Element) {
+    self.owner = owner
+    self.element = element
+  }
 }
 
 /// A parent feature with a child feature embedded; made by
@@ -122,11 +132,12 @@ public struct Composed<Parent: ActionReducer>: ActionReducer {
 
   /// The parent feature (possibly itself composed).
   public let parent: Parent
-  let child: @Sendable (inout State, Action) -> Effect<Action, Activity>
+  @usableFromInline let child: @Sendable (inout State, Action) -> Effect<Action, Activity>
   /// Given the state before a reduction, what to cancel given the state
   /// after it: the effects of the children it removed.
-  let watchingRemovals: (@Sendable (State) -> (State) -> Effect<Action, Activity>)?
+  @usableFromInline let watchingRemovals: (@Sendable (State) -> (State) -> Effect<Action, Activity>)?
 
+  @usableFromInline
   init(
     parent: Parent,
     child: @escaping @Sendable (inout State, Action) -> Effect<Action, Activity>,
@@ -145,9 +156,12 @@ public struct Composed<Parent: ActionReducer>: ActionReducer {
   ///   - action: What happened.
   /// - Returns: The child's effects, mapped to the parent's actions, with
   ///   the parent's.
+  @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     guard let watchingRemovals else {
-      return child(&state, action).merge(with: parent.reduce(into: &state, action: action))
+      let childEffect = child(&state, action)
+      let parentEffect = parent.reduce(into: &state, action: action)
+      return childEffect.items.isEmpty ? parentEffect : childEffect.merge(with: parentEffect)
     }
     let removals = watchingRemovals(state)
     let childEffect = child(&state, action)

@@ -36,10 +36,18 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public typealias Activity = Reducer.TargetActivity
 
   let anchor: any ScopeAnchor<State>
-  let engine: ReducerEngine<Reducer>
+  @usableFromInline let engine: ReducerEngine<Reducer>
   let fragment: ScopeFragment<State, Activity>
+  /// Commits a mutation straight into the root's core store, specialized
+  /// where the scope was made, when nothing in the root's pipeline needs
+  /// to see it; returns `false` (having done nothing) otherwise.
+  @usableFromInline let commitDirectly: @Sendable (ReducerMutation<State>) -> Bool
 
-  init(anchor: any ScopeAnchor<State>, reducer: Reducer) {
+  init(
+    anchor: any ScopeAnchor<State>, reducer: Reducer,
+    commitDirectly: @escaping @Sendable (ReducerMutation<State>) -> Bool
+  ) {
+    self.commitDirectly = commitDirectly
     let root = anchor.root
     precondition(
       Activity.self == Never.self || root.accepts(Activity.self),
@@ -60,12 +68,22 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   /// changes.
   public var storeView: StoreView<State, Activity> { StoreView(fragment: fragment) }
 
-  /// Commits a mutation of the reducer into the parent's state; see
-  /// `ReducerStore.commit(_:)`.
+  /// Commits a mutation of the reducer into the root's state, through
+  /// the root's pipeline; see `ReducerStore.commit(_:)`.
   ///
   /// - Parameter mutation: Picks the mutation from the reducer.
+  /// - Complexity: When the root has no middleware, event observer or
+  ///   commit middleware, a core commit at the key path, specialized where
+  ///   the scope was made.
+  @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
-    engine.commit(mutation(engine.reducer), on: anchor)
+    let mutation = mutation(engine.reducer)
+    if !commitDirectly(mutation) { commitThroughRoot(mutation) }
+  }
+
+  @usableFromInline
+  func commitThroughRoot(_ mutation: ReducerMutation<State>) {
+    engine.commit(mutation, on: anchor)
   }
 
   /// Runs an action of the reducer and waits for it; see
@@ -106,11 +124,27 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ///   - reducer: The part's reducer.
   /// - Returns: The scoped store; it keeps the root alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
+  @inlinable
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    ScopedStore<Child>(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer)
+    let parentDirectly = commitDirectly
+    return makeScope(keyPath, reducer: reducer) { mutation in
+      parentDirectly(
+        ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
+          mutation.body(&$0[keyPath: keyPath])
+        })
+    }
+  }
+
+  @usableFromInline
+  func makeScope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
+  ) -> ScopedStore<Child> {
+    ScopedStore<Child>(
+      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
   }
 
   /// Waits until no action dispatched through this scoped store is
@@ -130,12 +164,26 @@ extension Store {
   ///     this store's activity type.
   /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
+  @inlinable
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
+    makeScope(keyPath, reducer: reducer) { [self] mutation in
+      commit(trace: mutation.trace) { ref in ref.modify { mutation.body(&$0[keyPath: keyPath]) } }
+      return true
+    }
+  }
+
+  @usableFromInline
+  func makeScope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
+  ) -> ScopedStore<Child> {
     let root = RootStore(store: self, owner: nil)
-    return ScopedStore(anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer)
+    return ScopedStore(
+      anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer,
+      commitDirectly: commitDirectly)
   }
 }
 
@@ -150,13 +198,32 @@ extension ReducerStore {
   ///     this store's activity type.
   /// - Returns: The scoped store; it keeps this store alive.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
+  @inlinable
   public func scope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
+    makeScope(keyPath, reducer: reducer) { [self] mutation in
+      // As `commit(_:)`: straight into the core when no one in the
+      // pipeline needs to see the mutation.
+      guard engine.commitsDirectly && !hasCommitMiddlewares else { return false }
+      core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
+        ref.modify { mutation.body(&$0[keyPath: keyPath]) }
+      }
+      return true
+    }
+  }
+
+  @usableFromInline
+  func makeScope<Child: ReducerType>(
+    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
+  ) -> ScopedStore<Child> {
     let root = RootStore(
       store: core, owner: self, pipeline: { [self] mutation in commitThroughEngine(mutation) },
       announce: { [self] info in try await engine.admitThroughPipeline(info, on: access) })
-    return ScopedStore(anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer)
+    return ScopedStore(
+      anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer,
+      commitDirectly: commitDirectly)
   }
 }
