@@ -9,9 +9,6 @@ public enum NeueError: Error, Equatable, Sendable, CustomStringConvertible {
   case replayStartMismatch(differences: [String])
   /// An argument was out of range; the message says which and why.
   case invalidArgument(String)
-  /// An effect sent an activity whose type is not the store's activity type
-  /// (for a scoped store, the root store's); it was not delivered.
-  case activityTypeMismatch(expected: String, actual: String)
 
   /// A sentence explaining the error.
   public var description: String {
@@ -20,8 +17,6 @@ public enum NeueError: Error, Equatable, Sendable, CustomStringConvertible {
       return "A middleware dropped '\(name)' before it ran."
     case .invalidArgument(let message):
       return message
-    case .activityTypeMismatch(let expected, let actual):
-      return "An effect sent an activity of type \(actual), but the store delivers \(expected); it was not delivered."
     case .replayStartMismatch(let differences):
       return "Replay refused: the store's state differs from the recording's start state (\(differences.joined(separator: "; ")))."
     }

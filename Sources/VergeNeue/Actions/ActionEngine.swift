@@ -42,9 +42,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   @usableFromInline let feature: Feature
   let access: any FragmentAccess<State>
-  /// Delivers an activity of any type; returns the expected type's name
-  /// when the type does not fit (nothing is delivered then).
-  let activitySink: @Sendable (any Sendable) -> String?
+  /// Delivers an activity to the store's activity subscribers.
+  let activitySink: @Sendable (Feature.Activity) -> Void
   let chain: MiddlewareChain<Action, State>
   /// The middlewares, for the specialized pipeline `ActionStore` forms.
   @usableFromInline let middlewares: [Middleware<Feature.Action, Feature.State>]
@@ -70,7 +69,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     feature: Feature,
     access: any FragmentAccess<State>,
     middlewares: [Middleware<Action, State>],
-    activitySink: @escaping @Sendable (any Sendable) -> String?
+    activitySink: @escaping @Sendable (Feature.Activity) -> Void
   ) {
     self.feature = feature
     self.access = access
@@ -268,13 +267,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   /// Delivers an activity an effect sent (`run` is its task, `nil` for
-  /// `Effect.activity`), or reports that a scoped store's root delivers
-  /// another type.
+  /// `Effect.activity`).
   private func deliver(_ activity: Feature.Activity, run: EffectRunID?, origin: Action) {
-    if let expected = activitySink(activity) {
-      observers.emit(.effectFailed(NeueError.activityTypeMismatch(expected: expected, actual: "\(Feature.Activity.self)")))
-      return
-    }
+    activitySink(activity)
     lifecycle.emit(.activitySent(activity, run: run, origin: origin))
   }
 

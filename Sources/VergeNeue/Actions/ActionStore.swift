@@ -63,11 +63,7 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     hasCommitMiddlewares = !commitMiddlewares.isEmpty
     engine = ActionEngine(
       feature: reducer, access: StoreAccess(store: core), middlewares: middlewares,
-      activitySink: { [weak core] activity in
-        guard let typed = activity as? Activity else { return "\(Activity.self)" }
-        core?.send(typed)
-        return nil
-      })
+      activitySink: { [weak core] activity in core?.send(activity) })
   }
 
   /// The reducer.
