@@ -10,7 +10,7 @@ struct RowFeature: ActionReducer {
     var title = ""
     var saved = false
   }
-  enum Action: Sendable, Equatable { case rename(String), save, saved, delete }
+  enum Action: Sendable, Equatable { case rename(String), save, saved, delete, archive }
 
   let gate: Gate
 
@@ -19,7 +19,7 @@ struct RowFeature: ActionReducer {
     case .rename(let title):
       state.title = title
       return .none
-    case .save:
+    case .save, .archive:
       return .run { [gate] send in
         await gate.wait()
         send(.saved)
@@ -64,7 +64,7 @@ struct ListFeature: ActionReducer {
     switch action {
     case .add(let id):
       state.rows.append(.init(id: id))
-    case .row(let id, .delete):                     // the parent reacts to a row's action
+    case .row(let id, .delete), .row(let id, .archive):   // the parent reacts to a row's action
       state.rows.removeAll { $0.id == id }
       state.deletions += 1
     case .row(let id, .saved):
@@ -140,6 +140,17 @@ final class CompositionTests: XCTestCase {
     await second.finish()
     await store.waitUntilIdle()
     XCTAssertEqual(store.state.savedRows, [2], "the removed row's effect was cancelled, the other one ran")
+  }
+
+  func testAnElementRemovedByTheActionThatStartsItsEffectStartsNothing() async {
+    let gate = Gate()
+    let store = ActionStore(initialState: ListFeature.State(), reducer: listFeature(gate: gate))
+    store.send(.add(1))
+    let archiving = store.send(.row(id: 1, action: .archive))
+    XCTAssertEqual(store.effectsInFlight, 0)
+    gate.open()
+    await archiving.finish()
+    XCTAssertEqual(store.state.savedRows, [])
   }
 
   func testAnOptionalChildRunsWhilePresentAndSettingItToNilCancelsItsEffects() async {

@@ -59,6 +59,11 @@ public struct Composed<Parent: ActionReducer>: ActionReducer {
     let removals = watchingRemovals(state)
     let childEffect = child(&state, action)
     let parentEffect = parent.reduce(into: &state, action: action)
-    return .merge(removals(state), childEffect, parentEffect)
+    let cancellations = removals(state)
+    guard !cancellations.items.isEmpty else {
+      return childEffect.items.isEmpty ? parentEffect : childEffect.merge(with: parentEffect)
+    }
+    // A child removed by this very reduction starts nothing.
+    return .merge(cancellations, childEffect.droppingRuns(cancelledBy: cancellations), parentEffect)
   }
 }
