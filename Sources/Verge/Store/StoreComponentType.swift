@@ -8,7 +8,12 @@
 ///   func increment() { commit { $0.count += 1 } }
 /// }
 /// ```
-public protocol StoreComponentType {
+///
+/// A component is `Sendable`: the store's handlers and tasks may use it from
+/// other threads. One whose stored properties are `let`s of `Sendable` types
+/// (typically just `let store`) conforms as it is; one with mutable state is
+/// `@MainActor` (a view model) or guards it.
+public protocol StoreComponentType: Sendable {
   /// The state of the store.
   associatedtype State: Equatable & Sendable
   /// The store's one-off events; `Never` when there are none.
