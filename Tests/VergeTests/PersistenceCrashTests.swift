@@ -70,6 +70,25 @@ final class PersistenceCrashTests: XCTestCase {
     XCTAssertEqual(directory.names, ["state.json", "state.json.lock"])
   }
 
+  func testAFileHeldByAnotherProcessIsRefused() throws {
+    if Self.isThreadSanitized {
+      throw XCTSkip("skipped under the Thread Sanitizer: it starts a process, see the crash test")
+    }
+    let directory = try PersistenceDirectoryFixture()
+    let child = try startWriter(directory.file())
+    _ = try child.readWrites(atLeast: 1)
+    // Only the lock file tells this process that the child holds the file.
+    let store = Store<Snapshot, Never>(initialState: Snapshot(0))
+    XCTAssertThrowsError(try store.persist(\.self, to: directory.file())) { error in
+      guard case .fileInUse = error as? PersistenceError else { return XCTFail("\(error)") }
+    }
+    XCTAssertEqual(store.state.counter, 0)
+    XCTAssertTrue(child.killNow())
+    // The system dropped the dead child's lock.
+    XCTAssertNoThrow(try store.persist(\.self, to: directory.file()).close())
+    XCTAssertGreaterThan(store.state.counter, 0)
+  }
+
   /// Whether this process runs under the Thread Sanitizer (its runtime
   /// is linked in).
   private static var isThreadSanitized: Bool {

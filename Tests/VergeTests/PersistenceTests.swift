@@ -79,6 +79,29 @@ final class PersistenceTests: XCTestCase {
     try persistence.close()
   }
 
+  func testCommitsFromManyThreadsWhileWritesRunEndWithTheLastStateOnDisk() async throws {
+    let directory = try PersistenceDirectoryFixture()
+    let store = Store<Notebook, Never>(initialState: Notebook())
+    let persistence = try store.persist(\.self, to: directory.file(), writeInterval: .microseconds(100))
+    let errors = Recorder<PersistenceError>()
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for step in 0..<200 {
+        store.commit { $0.count += 1 }
+        if step.isMultiple(of: 50) {
+          do throws(PersistenceError) {
+            try persistence.flushSynchronously()
+          } catch {
+            errors.append(error)
+          }
+        }
+      }
+    }
+    XCTAssertEqual(errors.values, [])
+    try await persistence.flush()
+    XCTAssertEqual(try readStateFile(directory.file(), as: Notebook.self).value.count, 800)
+    try persistence.close()
+  }
+
   func testAChangeMadeJustBeforeTheStoreGoesAwayIsWritten() async throws {
     let directory = try PersistenceDirectoryFixture()
     var store: Store<Notebook, Never>? = Store(initialState: Notebook())
