@@ -9,7 +9,8 @@ import XCTest
 /// SIGKILL at random moments, and after each kill loads the file.
 final class PersistenceCrashTests: XCTestCase {
   private static let childVariable = "VERGE_PERSISTENCE_WRITER_FILE"
-  private static let kills = 120
+  private static let kills = 100
+  private static let misuseVariable = "VERGE_PERSISTENCE_MISUSE_FILE"
 
   /// A state that shows whether it was written whole: `copies` holds
   /// `counter` many times, and `checksum` is derived from both.
@@ -40,7 +41,7 @@ final class PersistenceCrashTests: XCTestCase {
       let child = try startWriter(file)
       // Let it write a few states, then kill it at a random moment of the
       // next one (the spin picks the moment; nothing is waited for).
-      let confirmed = try child.readWrites(atLeast: Int.random(in: 1...3, using: &generator))
+      let confirmed = try child.readWrites(atLeast: Int.random(in: 1...2, using: &generator))
       var clock: UInt64 = 0
       for _ in 0..<Int.random(in: 0..<40_000, using: &generator) {
         clock &+= DispatchTime.now().uptimeNanoseconds
@@ -87,6 +88,36 @@ final class PersistenceCrashTests: XCTestCase {
     // The system dropped the dead child's lock.
     XCTAssertNoThrow(try store.persist(\.self, to: directory.file()).close())
     XCTAssertGreaterThan(store.state.counter, 0)
+  }
+
+  func testFlushingInsideACommitOfTheStoreTraps() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = ["VergeTests.PersistenceCrashTests/testChildFlushInsideCommit"]
+    var environment = ProcessInfo.processInfo.environment
+    environment[Self.misuseVariable] = try PersistenceDirectoryFixture().file().path
+    // The trap is expected: no crash backtracer (see MisuseTests).
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    let errorPipe = Pipe()
+    process.standardError = errorPipe
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let message = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    XCTAssertNotEqual(process.terminationStatus, 0)
+    XCTAssertTrue(
+      message.contains("Verge misuse: 'flushSynchronously' was called on a store from inside"), message)
+  }
+
+  func testChildFlushInsideCommit() throws {
+    guard let path = ProcessInfo.processInfo.environment[Self.misuseVariable] else {
+      throw XCTSkip("runs only as the child process of testFlushingInsideACommitOfTheStoreTraps")
+    }
+    let store = Store<Snapshot, Never>(initialState: Snapshot(0))
+    let persistence = try store.persist(\.self, to: URL(fileURLWithPath: path))
+    try store.commit { _ throws(PersistenceError) in try persistence.flushSynchronously() }
+    XCTFail("did not trap")
   }
 
   /// Whether this process runs under the Thread Sanitizer (its runtime

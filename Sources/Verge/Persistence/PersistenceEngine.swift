@@ -41,7 +41,6 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     var lastCount: UInt64?
     /// The bytes last written (or restored), to skip writing equal bytes.
     var lastData: Data?
-    var lastError: PersistenceError?
     var temporaryNumber: UInt64 = 0
     /// Called after the next write that reaches the disk (for tests).
     var writeObservers: [@Sendable () -> Void] = []
@@ -56,6 +55,9 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   /// Set while a write is scheduled; a commit that finds it set does nothing.
   let armed = Atomic<Bool>(false)
   private let writer: LockedBox<Writer>
+  /// The last write's error, apart from `writer` so that reading it never
+  /// waits for a write in progress.
+  private let lastError = LockedBox<PersistenceError?>(nil)
 
   init(
     core: Core, part: WritableKeyPath<State, Part> & Sendable, path: String, version: Int,
@@ -143,10 +145,10 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
           swap(&observers, &writer.writeObservers)
         }
         writer.lastCount = count
-        writer.lastError = nil
+        lastError.withLock { $0 = nil }
         return nil
       } catch {
-        writer.lastError = error
+        lastError.withLock { $0 = error }
         return error
       }
     }
@@ -165,7 +167,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     guard let core else {
       // The store is gone; a change made before it went was written by the
       // timer that kept it alive.
-      return writer.withLock { $0.closedByUser ? .closed : $0.lastError }
+      return writer.withLock { $0.closedByUser ? .closed : nil } ?? lastWriteError
     }
     return write(from: core)
   }
@@ -173,7 +175,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   // MARK: - PersistenceDriver
 
   var lastWriteError: PersistenceError? {
-    writer.withLock { $0.lastError }
+    lastError.withLock { $0 }
   }
 
   func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void) {
@@ -181,10 +183,12 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   }
 
   func flushSynchronously() -> PersistenceError? {
-    queue.sync { flushOnQueue() }
+    trapInsideCommit("flushSynchronously")
+    return queue.sync { flushOnQueue() }
   }
 
   func close() -> PersistenceError? {
+    trapInsideCommit("close")
     let error = queue.sync { () -> PersistenceError? in
       let error = flushOnQueue()
       if error == .closed { return error }
@@ -201,6 +205,14 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
       return error
     }
     return error
+  }
+
+  /// Waiting for the writer inside a commit of the store would deadlock:
+  /// the writer needs the store's lock to read the state.
+  private func trapInsideCommit(_ operation: StaticString) {
+    if let core, core.owner.load(ordering: .relaxed) == ThreadIdentity.current {
+      Misuse.reentrantUse(operation)
+    }
   }
 
   /// The store went away (its last pending write is done): give the file up.
