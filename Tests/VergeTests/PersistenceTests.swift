@@ -122,6 +122,21 @@ final class PersistenceTests: XCTestCase {
     try again.close()
   }
 
+  func testAFlushAfterTheStoreWentAwayLetsItsStateGo() async throws {
+    let directory = try PersistenceDirectoryFixture()
+    var store: Store<Notebook, Never>? = Store(initialState: Notebook())
+    let persistence = try store!.persist(\.self, to: directory.file(), writeInterval: hour)
+    store!.commit { $0.count = 6 }
+    store = nil
+    // The write is an hour away; the flush writes now and lets the store's
+    // state go, which gives the file up.
+    try await persistence.flush()
+    XCTAssertEqual(try readStateFile(directory.file(), as: Notebook.self).value.count, 6)
+    let next = Store<Notebook, Never>(initialState: Notebook())
+    try next.persist(\.self, to: directory.file()).close()
+    XCTAssertEqual(next.state.count, 6)
+  }
+
   func testAStoreWithNothingPendingGivesTheFileUpWhenItGoesAway() throws {
     let directory = try PersistenceDirectoryFixture()
     var store: Store<Notebook, Never>? = Store(initialState: Notebook())

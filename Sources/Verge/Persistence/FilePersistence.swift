@@ -23,8 +23,9 @@ import Foundation
 ///   and the directory is synced. A crash at any moment leaves the old state
 ///   or the new one.
 /// - A change made just before the store goes away is still written, at its
-///   scheduled time; until then the persistence keeps the store's state (not
-///   the store itself) alive.
+///   scheduled time or by an earlier `flush`; until then the persistence
+///   keeps the store's state core (not the store itself) alive, so the
+///   store's subscriptions end once that write is done.
 /// - Only one store, in this process or any other, persists to a file at a
 ///   time: the file is claimed with a lock file beside it (`<file>.lock`).
 public final class FilePersistence: Sendable {

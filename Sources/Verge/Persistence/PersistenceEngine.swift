@@ -54,6 +54,10 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   let queue: DispatchQueue
   /// Set while a write is scheduled; a commit that finds it set does nothing.
   let armed = Atomic<Bool>(false)
+  /// The core, held strongly from the first change after a write until the
+  /// write (scheduled or flushed) takes it: a store that goes away with a
+  /// change not yet written keeps its state core until then.
+  private let pending = LockedBox<Core?>(nil)
   private let writer: LockedBox<Writer>
   /// The last write's error, apart from `writer` so that reading it never
   /// waits for a write in progress.
@@ -105,9 +109,10 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
       armed.store(false, ordering: .releasing)
       return
     }
-    queue.asyncAfter(deadline: .now() + interval) { [self, core] in
+    pending.withLock { $0 = core }
+    queue.asyncAfter(deadline: .now() + interval) { [self] in
       armed.store(false, ordering: .sequentiallyConsistent)
-      _ = write(from: core)
+      _ = writeIfStoreExists()
     }
   }
 
@@ -162,11 +167,16 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     writer.withLock { $0.writeObservers.append(observer) }
   }
 
-  /// Writes what has not been written yet, if the store is still there.
-  private func flushOnQueue() -> PersistenceError? {
-    guard let core else {
-      // The store is gone; a change made before it went was written by the
-      // timer that kept it alive.
+  /// Writes what has not been written yet, if the store (or a change it
+  /// made before it went away) is still there.
+  private func writeIfStoreExists() -> PersistenceError? {
+    // Taken first: once this write is done, nothing holds the core for it.
+    let held = pending.withLock { pending in
+      defer { pending = nil }
+      return pending
+    }
+    guard let core = held ?? core else {
+      // The store is gone, and what it changed before was written.
       return writer.withLock { $0.closedByUser ? .closed : nil } ?? lastWriteError
     }
     return write(from: core)
@@ -179,18 +189,18 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   }
 
   func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void) {
-    queue.async { [self] in completion(flushOnQueue()) }
+    queue.async { [self] in completion(writeIfStoreExists()) }
   }
 
   func flushSynchronously() -> PersistenceError? {
     trapInsideCommit("flushSynchronously")
-    return queue.sync { flushOnQueue() }
+    return queue.sync { writeIfStoreExists() }
   }
 
   func close() -> PersistenceError? {
     trapInsideCommit("close")
     let error = queue.sync { () -> PersistenceError? in
-      let error = flushOnQueue()
+      let error = writeIfStoreExists()
       if error == .closed { return error }
       let (subscription, claim) = writer.withLock { writer in
         defer {

@@ -1,16 +1,6 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Bionic)
-import Bionic
-#endif
-
 extension Store {
   /// Persists the state, or a part of it, to a file: restores it from the
   /// file now, then writes it after commits.
@@ -123,76 +113,5 @@ extension StoreComponentType {
     migrate: (@Sendable (PersistedPayload) throws -> Part)? = nil
   ) throws(PersistenceError) -> FilePersistence {
     try store.persist(part, to: url, version: version, writeInterval: writeInterval, migrate: migrate)
-  }
-}
-
-extension RestoreOutcome {
-  /// Whether the restored value must be written back (in the current version).
-  var writesBack: Bool {
-    if case .migrated = self { return true }
-    return false
-  }
-}
-
-/// Creates a state file's directory.
-enum PersistenceDirectory {
-  /// Creates `path` and its missing parents.
-  static func create(_ path: String) throws(PersistenceError) {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      guard isDirectory.boolValue else { throw .io(operation: "mkdir", path: path, code: ENOTDIR) }
-      return
-    }
-    let parent = StateFile.split(path).directory
-    if parent != path { try create(parent) }
-    if mkdir(path, 0o755) != 0, errno != EEXIST { throw SystemError.io("mkdir", path) }
-  }
-}
-
-/// Reading the state file when persistence is attached.
-struct PersistenceRestore<Part: Decodable> {
-  /// What happened.
-  var outcome: RestoreOutcome
-  /// The value to put into the state, if any.
-  var value: Part?
-  /// The file's bytes when it was restored as is.
-  var file: Data?
-
-  /// Reads, checks, decodes or migrates the file at `path`; moves a refused
-  /// file aside.
-  ///
-  /// - Throws: `.io` when the file cannot be read or moved aside.
-  static func read(
-    _ path: String, version: Int, migrate: (@Sendable (PersistedPayload) throws -> Part)?
-  ) throws(PersistenceError) -> PersistenceRestore {
-    guard let file = try StateFile.contents(of: path) else {
-      return PersistenceRestore(outcome: .nothingStored)
-    }
-    do throws(PersistenceError) {
-      let (stored, payload) = try StateFile.unframe(file)
-      if stored > version {
-        throw .newerVersion(found: stored, supported: version)
-      }
-      if stored < version {
-        guard let migrate else {
-          throw .migrationFailed(from: stored, to: version, reason: "no migration was given")
-        }
-        do {
-          let value = try migrate(PersistedPayload(version: stored, data: payload))
-          return PersistenceRestore(outcome: .migrated(from: stored, to: version), value: value)
-        } catch {
-          throw .migrationFailed(from: stored, to: version, reason: "\(error)")
-        }
-      }
-      do {
-        let value = try JSONDecoder().decode(Part.self, from: payload)
-        return PersistenceRestore(outcome: .restored(version: stored), value: value, file: file)
-      } catch {
-        throw .undecodable(reason: "\(error)")
-      }
-    } catch {
-      let aside = try StateFile.moveAside(path)
-      return PersistenceRestore(outcome: .refused(error, movedAsideTo: URL(fileURLWithPath: aside)))
-    }
   }
 }
