@@ -211,6 +211,21 @@ final class PersistenceTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["state.json.lock"])
   }
 
+  func testAWriteKeepsThePermissionsOfTheFileItReplaces() throws {
+    let directory = try PersistenceDirectoryFixture()
+    let store = Store<Notebook, Never>(initialState: Notebook())
+    let persistence = try store.persist(\.self, to: directory.file(), writeInterval: hour)
+    store.commit { $0.count = 1 }
+    try persistence.flushSynchronously()
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: directory.file().path)
+    store.commit { $0.count = 2 }
+    try persistence.flushSynchronously()
+    let attributes = try FileManager.default.attributesOfItem(atPath: directory.file().path)
+    XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+    XCTAssertEqual(try readStateFile(directory.file(), as: Notebook.self).value.count, 2)
+    try persistence.close()
+  }
+
   // MARK: - Versions and refused files
 
   func testAnOlderVersionIsMigratedAndWrittenBackInTheCurrentOne() throws {

@@ -151,6 +151,11 @@ enum StateFile {
     var written = false
     defer { if !written { unlink(temporary) } }
     do throws(PersistenceError) {
+      // The new file keeps the permissions of the one it replaces.
+      var existing = stat()
+      if stat(path, &existing) == 0, fchmod(fd, existing.st_mode & 0o7777) != 0 {
+        throw SystemError.io("fchmod", temporary)
+      }
       try writeAll(fd, data, path: temporary)
       try sync(fd, path: temporary)
     } catch {

@@ -25,9 +25,10 @@ extension Store {
   /// ``FilePersistence/restoreOutcome`` says what happened and where the
   /// file went.
   ///
-  /// Writing: see ``FilePersistence``. A commit with persistence attached
-  /// costs one atomic read more; the encoding and the disk are the writer
-  /// queue's business.
+  /// Writing: see ``FilePersistence``. Persistence subscribes to the store
+  /// (without asking for the previous state): a commit then costs what it
+  /// costs with one subscriber, plus one atomic read; the encoding and the
+  /// disk are the writer queue's business.
   ///
   /// - Parameters:
   ///   - part: The part of the state to persist; `\.self` for all of it.
@@ -44,6 +45,8 @@ extension Store {
   /// - Throws: `PersistenceError.invalidConfiguration`, `.fileInUse` when
   ///   another store persists to the file, `.io` when the file or its
   ///   directory cannot be read or created. The state is then untouched.
+  /// - Complexity: Reads, checks and decodes the file on the calling thread:
+  ///   in proportion to the file's size.
   @discardableResult
   public func persist<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
