@@ -31,6 +31,7 @@ let package = Package(
       dependencies: [
         .product(name: "Verge", package: "Verge"),
         .product(name: "VergeNeue", package: "Verge"),
+        "ExampleTerminal",
       ],
       path: "counter", exclude: ["README.md"], swiftSettings: strict),
     .executableTarget(
@@ -39,12 +40,16 @@ let package = Package(
         .product(name: "Verge", package: "Verge"),
         .product(name: "VergeNeue", package: "Verge"),
         .product(name: "VergeORM", package: "Verge"),
+        "ExampleTerminal",
       ],
       path: "comments", exclude: ["README.md"], swiftSettings: strict),
+    // What both interactive sessions need from the terminal: lines of input
+    // read without stdio's locks, and output written at once.
+    .target(name: "ExampleTerminal", path: "ExampleTerminal", swiftSettings: strict),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [
-        "counter", "comments",
+        "counter", "comments", "ExampleTerminal",
         .product(name: "Verge", package: "Verge"),
         .product(name: "VergeNeue", package: "Verge"),
         .product(name: "VergeORM", package: "Verge"),

@@ -1,3 +1,4 @@
+import ExampleTerminal
 import Foundation
 
 /// Runs `comments`: options, then the scripted or the interactive mode.
@@ -49,15 +50,18 @@ enum CommentsShell {
   }
 
   /// One command per line from standard input until `quit` or end of input.
+  ///
+  /// Its input and output go through `Terminal`, never through stdio, so
+  /// each answer shows as soon as it is written.
   static func runInteractive(_ session: GallerySession) async {
-    print("Verge comments - type ? for help, 'refresh' to load")
+    show("Verge comments - type ? for help, 'refresh' to load")
     let watcher = session.store.sinkState(dropsFirst: true) { changes in
       changes.ifChanged(\.isLoading) { loading in
-        if loading { Task { @MainActor in print("  (loading...)") } }
+        if loading { Task { @MainActor in show("  (loading...)") } }
       }
     }
     prompt()
-    for await line in standardInputLines() {
+    for await line in Terminal.lines() {
       if line.trimmingSpaces().isEmpty {
         prompt()
         continue
@@ -66,7 +70,7 @@ enum CommentsShell {
       do {
         command = try GalleryCommand(parsing: line)
       } catch {
-        print("  \(error)")
+        show("  \(error)")
         prompt()
         continue
       }
@@ -76,35 +80,28 @@ enum CommentsShell {
         let task = session.startRefresh()
         Task { @MainActor in
           if case .failure(let error) = await task.result, !(error is CancellationError) {
-            print("  error: \(error)")
+            show("  error: \(error)")
           } else if !task.isCancelled {
-            print("  loaded \(session.photos.count) photos")
+            show("  loaded \(session.photos.count) photos")
           }
           prompt()
         }
         continue
       }
-      for output in await session.perform(command) { print("  " + output) }
+      for output in await session.perform(command) { show("  " + output) }
       prompt()
     }
     watcher.cancel()
-    print("bye")
+    show("bye")
+  }
+
+  /// Writes one line of the session.
+  private static func show(_ line: String) {
+    Terminal.write(line + "\n")
   }
 
   private static func prompt() {
-    print("comments> ", terminator: "")
-    fflush(nil)
-  }
-
-  /// Lines of standard input, read on a background thread.
-  static func standardInputLines() -> AsyncStream<String> {
-    AsyncStream { continuation in
-      Thread {
-        while let line = readLine() { continuation.yield(line) }
-        continuation.finish()
-      }
-      .start()
-    }
+    Terminal.write("comments> ")
   }
 
   static func printError(_ message: String) {
