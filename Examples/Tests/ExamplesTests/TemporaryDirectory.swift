@@ -6,10 +6,18 @@ struct TemporaryDirectory {
   let url: URL
 
   /// Creates an empty directory under the system's temporary directory.
+  ///
+  /// Its path has no symbolic links (macOS's `/var` is one), so it reads as
+  /// the paths persistence reports, which are resolved.
   init() throws {
-    url = FileManager.default.temporaryDirectory
+    let made = FileManager.default.temporaryDirectory
       .appendingPathComponent("verge-examples-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+    guard let resolved = realpath(made.path, nil) else {
+      throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: made.path])
+    }
+    defer { free(resolved) }
+    url = URL(fileURLWithPath: String(cString: resolved), isDirectory: true)
   }
 
   /// The path of a file in the directory.
