@@ -64,7 +64,8 @@ final class CounterStateFile {
     outcome = persistence.restoreOutcome
   }
 
-  /// The counts restored from the file, zero when there was none (or it was refused).
+  /// The counts the file's store holds: those restored from the file (zero
+  /// when there was none, or it was refused) until the counters change them.
   var counts: SavedCounts { store.state.current }
 
   /// A sentence about a refused file, for standard error; `nil` otherwise.
