@@ -8,10 +8,16 @@
 ///   func increment() { commit { $0.count += 1 } }
 /// }
 /// ```
+///
+/// A component is `Sendable`: the store's handlers and tasks may use it from
+/// other threads. One whose stored properties are `let`s of `Sendable` types
+/// (typically just `let store`) conforms as it is; one with mutable state is
+/// `@MainActor` (a view model) or guards it.
+///
 /// Reads come from `ReadableStore` (`state`, `version`, `sinkState`,
 /// `sinkActivity`, `derived`, `changes`, `activities`, `task`), as for every
 /// store shape; `commit` and `send` are added here.
-public protocol StoreComponentType: ReadableStore {
+public protocol StoreComponentType: ReadableStore, Sendable {
   /// The state of the store, usually a nested `struct State`; otherwise
   /// inferred from `store`. (The `Never` default is never used: it only
   /// lets the compiler infer `State` from `store`.)
