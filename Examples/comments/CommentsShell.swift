@@ -104,9 +104,11 @@ enum CommentsShell {
         // Not awaited, so a second refresh can cancel the first.
         let task = session.startRefresh()
         Task { @MainActor in
-          if case .failure(let error) = await task.result, !(error is CancellationError) {
+          await task.finish()
+          // A refresh cancelled by a later one leaves `isLoading` to that one.
+          if let error = session.store.state.lastError {
             show("  error: \(error)")
-          } else if !task.isCancelled {
+          } else if !session.store.state.isLoading {
             show("  loaded \(session.photos.count) photos")
           }
           prompt()

@@ -76,23 +76,23 @@ enum GalleryInputError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// The comments app: the store, the derived comment counts, the opened
-/// photo's scoped store, and the activity notices; renders text lines.
+/// The comments app: one store runs the gallery and a feature per photo;
+/// the derived comment counts, the opened photo's scoped store, and the
+/// activity notices; renders text lines.
 @MainActor
 final class GallerySession {
-  /// The root store.
-  let store: ReducerStore<GalleryReducer>
+  /// The root store: the gallery with its photo features.
+  let store: ActionStore<Composed<GalleryFeature>>
   /// Comments per photo, recomputed only when the database changes.
   let commentCounts: Derived<[Photo.EntityID: Int]>
-  private let api: FakePhotoAPI
-  private(set) var opened: (id: Photo.EntityID, store: ScopedStore<PhotoReducer>)?
+  /// The opened photo and a view onto its feature in the root store.
+  private(set) var opened: (id: Photo.EntityID, store: ScopedActionStore<PhotoFeature.State?, PhotoFeature.Action, GalleryActivity>)?
   private let notices = NoticeBox()
   private var activity: StoreSubscription?
 
   /// Creates a session against a simulated server.
   init(api: FakePhotoAPI) {
-    self.api = api
-    store = ReducerStore(initialState: GalleryState(), reducer: GalleryReducer(api: api, me: .init("you")))
+    store = ActionStore(initialState: GalleryState(), reducer: GalleryFeature.composed(api: api, me: .init("you")))
     commentCounts = store.derived(.map(\.database) { database in
       var counts: [Photo.EntityID: Int] = [:]
       for photo in database.entities.photo.all() {
@@ -115,21 +115,21 @@ final class GallerySession {
     return database.entities.photo.find(in: database.indexes.allPhotos)
   }
 
-  /// Starts a refresh; a refresh already running is cancelled (`dropCurrent`).
+  /// Starts a refresh; a refresh already running is cancelled (its effect
+  /// is `cancellable(id:cancelInFlight:)`).
   ///
-  /// - Returns: The task, to wait for the result.
-  func startRefresh() -> Task<Void, any Error> {
-    store.task(key: TaskKey("refresh"), mode: .dropCurrent) { [store] in
-      try await store.dispatch { $0.refresh() }
-    }
+  /// - Returns: The store's handle, to wait for the refresh.
+  @discardableResult
+  func startRefresh() -> StoreTask {
+    store.send(.refresh)
   }
 
   /// Runs one command and returns the lines to show.
   func perform(_ command: GalleryCommand) async -> [String] {
     switch command {
     case .refresh:
-      let result = await startRefresh().result
-      if case .failure(let error) = result { return ["error: \(error)"] }
+      await startRefresh().finish()
+      if let error = store.state.lastError { return ["error: \(error)"] }
       let state = store.state.current
       return ["\(photos.count) photos, \(state.database.entities.comment.count) comments"]
     case .list:
@@ -140,35 +140,23 @@ final class GallerySession {
       }
     case .open(let number):
       guard photos.indices.contains(number - 1) else { return ["error: no photo \(number); try 'list'"] }
-      let photo = photos[number - 1]
-      opened = (photo.entityID, store.core.scope(\.database, reducer: PhotoReducer(photoID: photo.entityID, api: api)))
+      let id = photos[number - 1].entityID
+      opened = (id, store.scope(state: \.[photo: id]) { GalleryFeature.Action.photo(id: id, action: $0) })
       return photoLines()
     case .close:
       opened = nil
       return ["closed"]
     case .post(let text):
       guard let opened else { return ["error: open a photo first"] }
-      do {
-        // A @Sendable closure: `dispatch`'s parameter is not `sending`, so a
-        // main-actor closure cannot be passed to it directly.
-        let photoID = opened.id
-        let action: @Sendable (GalleryReducer) -> GalleryReducer.Action<Comment> = {
-          $0.postComment(text, on: photoID)
-        }
-        _ = try await store.dispatch(action)
-        return notices.take() + photoLines()
-      } catch {
-        return ["error: \(error); nothing was posted"]
-      }
+      await opened.store.send(.post(text)).finish()
+      if let error = store.state.lastError { return ["error: \(error); nothing was posted"] }
+      return notices.take() + photoLines()
     case .delete(let number):
       guard let opened else { return ["error: open a photo first"] }
-      do {
-        let action: @Sendable (PhotoReducer) -> PhotoReducer.Action<Comment> = { $0.deleteComment(at: number) }
-        let comment = try await opened.store.dispatch(action)
-        return ["deleted \"\(comment.text)\""] + photoLines()
-      } catch {
-        return ["error: \(error); nothing was deleted"]
-      }
+      let comments = store.state.database.comments(of: opened.id)
+      await opened.store.send(.delete(position: number)).finish()
+      if let error = store.state.lastError { return ["error: \(error); nothing was deleted"] }
+      return ["deleted \"\(comments[number - 1].text)\""] + photoLines()
     case .help:
       return [GalleryCommand.helpText]
     case .quit:
@@ -178,10 +166,11 @@ final class GallerySession {
 
   /// The opened photo and its comments.
   func photoLines() -> [String] {
-    guard let opened, case let database = opened.store.state.current,
+    guard let opened, let photoState = opened.store.state.current,
+      case let database = store.state.database,
       let photo = database.entities.photo.find(by: opened.id)
     else { return ["no photo open"] }
-    let comments = PhotoReducer.comments(of: opened.id, in: database)
+    let comments = database.entities.comment.find(in: photoState.commentIDs)
     var lines = ["\(photo.title) by \(authorName(photo.authorID)) - \(plural(comments.count, "comment"))"]
     for (index, comment) in comments.enumerated() {
       lines.append("  \(index + 1). \(authorName(comment.authorID)): \(comment.text)")
@@ -198,5 +187,13 @@ final class GallerySession {
 
   private func plural(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
+  }
+}
+
+extension GalleryState {
+  /// The feature state of the photo `id`, `nil` when there is no such photo:
+  /// what an opened photo's scoped store reads.
+  subscript(photo id: Photo.EntityID) -> PhotoFeature.State? {
+    photos.first { $0.id == id }
   }
 }

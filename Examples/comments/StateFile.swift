@@ -6,7 +6,7 @@ import VergeORM
 /// kept in a file between runs.
 ///
 /// The database is persisted from the session's store by key path, through
-/// the reducer store's core store: restored now, then written shortly after
+/// the action store's core store: restored now, then written shortly after
 /// each change, and at once by ``finish()``. Whether a refresh is running
 /// and the last error are not saved.
 ///
@@ -74,6 +74,6 @@ extension GalleryPayload {
     self.init(
       photos: photos,
       authors: database.entities.author.all().sorted { $0.rawID < $1.rawID },
-      comments: photos.flatMap { PhotoReducer.comments(of: $0.entityID, in: database) })
+      comments: photos.flatMap { database.comments(of: $0.entityID) })
   }
 }

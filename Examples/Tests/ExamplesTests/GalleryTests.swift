@@ -5,11 +5,11 @@ import VergeORM
 
 /// The comments example's seeded API, derived counts, scoped store, session
 /// and parsing, against the simulated API with no real latency. The
-/// reducer's mutations themselves are asserted in `GalleryReducerTests`.
+/// feature's actions themselves are asserted in `GalleryFeatureTests`.
 final class GalleryTests: XCTestCase {
-  private func makeStore(failurePercent: Int = 0, latency: @escaping comments.Latency = {}) -> ReducerStore<GalleryReducer> {
+  private func makeStore(failurePercent: Int = 0, latency: @escaping comments.Latency = {}) -> ActionStore<Composed<GalleryFeature>> {
     let api = FakePhotoAPI(seed: 1, failurePercent: failurePercent, latency: latency)
-    return ReducerStore(initialState: GalleryState(), reducer: GalleryReducer(api: api, me: .init("you")))
+    return ActionStore(initialState: GalleryState(), reducer: GalleryFeature.composed(api: api, me: .init("you")))
   }
 
   func testSameSeedGivesSameFailures() async {
@@ -25,35 +25,31 @@ final class GalleryTests: XCTestCase {
     XCTAssertTrue(first.contains(true) && first.contains(false), "50% should give both outcomes in 20 tries")
   }
 
-  func testPostCommentInsertsIndexesAndSendsTheActivity() async throws {
+  func testAPhotosPostedCommentIsStoredAndAnnouncedByTheGallery() async throws {
     let store = makeStore()
-    try await store.dispatch { $0.refresh() }
+    await store.send(.refresh).finish()
     let posted = Posted()
     let subscription = store.sinkActivity { posted.append($0) }
     let counts = store.derived(.map(\.database) { db in db.indexes.commentsByPhoto.ids(in: .init("p3")).count })
     XCTAssertEqual(counts.value, 0)
-    let comment = try await store.dispatch { $0.postComment("  Lovely  ", on: .init("p3")) }
-    XCTAssertEqual(comment.text, "Lovely")
+    let photo = store.scope(state: \.[photo: .init("p3")]) { GalleryFeature.Action.photo(id: .init("p3"), action: $0) }
+    await photo.send(.post("  Lovely  ")).finish()
     XCTAssertEqual(counts.value, 1)
-    XCTAssertEqual(posted.all, [.commentPosted(comment.entityID, on: .init("p3"))])
+    XCTAssertEqual(photo.state.current?.commentIDs.map(\.raw), ["c101"])
+    XCTAssertEqual(store.state.database.entities.comment.find(by: .init("c101"))?.text, "Lovely")
+    XCTAssertEqual(posted.all, [.commentPosted(.init("c101"), on: .init("p3"))])
     subscription.cancel()
   }
 
-  func testScopedPhotoStoreDeletesFromTheParentDatabase() async throws {
+  func testAPhotosScopedStoreDeletesFromTheRootDatabase() async throws {
     let store = makeStore()
-    try await store.dispatch { $0.refresh() }
-    let api = FakePhotoAPI(seed: 1, failurePercent: 0, latency: {})
-    let photo = store.core.scope(\.database, reducer: PhotoReducer(photoID: .init("p1"), api: api))
-    let deleted = try await photo.dispatch { $0.deleteComment(at: 1) }
-    XCTAssertEqual(deleted.rawID, "c1")
+    await store.send(.refresh).finish()
+    let photo = store.scope(state: \.[photo: .init("p1")]) { GalleryFeature.Action.photo(id: .init("p1"), action: $0) }
+    await photo.send(.delete(position: 1)).finish()
     XCTAssertNil(store.state.database.entities.comment.find(by: .init("c1")))
     XCTAssertEqual(store.state.database.indexes.commentsByPhoto.ids(in: .init("p1")).map(\.raw), ["c2"])
-    do {
-      _ = try await photo.dispatch { $0.deleteComment(at: 5) }
-      XCTFail("a missing position must be refused")
-    } catch {
-      XCTAssertEqual(error as? APIError, .notFound("comment 5 of this photo"))
-    }
+    await photo.send(.delete(position: 5)).finish()
+    XCTAssertEqual(store.state.lastError, "comment 5 of this photo not found on the server")
   }
 
   @MainActor
@@ -63,10 +59,11 @@ final class GalleryTests: XCTestCase {
     let session = GallerySession(api: api)
     let first = session.startRefresh()
     let second = session.startRefresh()
-    let firstResult = await first.result
-    XCTAssertThrowsError(try firstResult.get()) { XCTAssertTrue($0 is CancellationError) }
+    await first.finish()
+    XCTAssertTrue(session.store.state.isLoading, "the first refresh ended without loading")
     gate.open()
-    try await second.value
+    await second.finish()
+    XCTAssertFalse(session.store.state.isLoading)
     XCTAssertEqual(session.photos.count, 3)
     XCTAssertEqual(session.commentCounts.value[.init("p1")], 2)
   }

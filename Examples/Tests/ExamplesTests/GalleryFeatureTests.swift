@@ -3,10 +3,10 @@ import VergeTesting
 import XCTest
 @testable import comments
 
-/// The comments example's `GalleryReducer`, asserted through
-/// `TestStore`: every mutation a refresh or a post commits, by name
-/// and with its exact state change, against the simulated API.
-final class GalleryReducerTests: XCTestCase {
+/// The comments example's `GalleryFeature` with its photo features,
+/// asserted through `TestStore`: every action a refresh, a post or a delete
+/// reduces, with its exact state change, against the simulated API.
+final class GalleryFeatureTests: XCTestCase {
   private let you = Author.EntityID("you")
 
   private func makeStore(
@@ -14,10 +14,10 @@ final class GalleryReducerTests: XCTestCase {
     failurePercent: Int = 0,
     latency: @escaping comments.Latency = {},
     reporter: TestFailureReporter = .xcTest
-  ) -> TestStore<GalleryReducer> {
+  ) -> TestStore<Composed<GalleryFeature>> {
     let api = FakePhotoAPI(seed: 1, failurePercent: failurePercent, latency: latency)
     return TestStore(
-      initialState: initialState, reducer: GalleryReducer(api: api, me: you), reporter: reporter)
+      initialState: initialState, reducer: GalleryFeature.composed(api: api, me: you), reporter: reporter)
   }
 
   /// The sample gallery written out by hand, as the server sends it.
@@ -49,137 +49,111 @@ final class GalleryReducerTests: XCTestCase {
     GalleryState(database: try sampleDatabase(), isLoading: false, lastError: nil)
   }
 
-  // MARK: - refresh()
+  // MARK: - refresh
 
   func testRefreshMarksLoadingThenReplacesTheDatabase() async throws {
     let gate = DelayGate()
     let store = makeStore(latency: gate.delay)
     let expected = try sampleDatabase()
-    let refresh = store.dispatch { $0.refresh() }
-    await store.receive("setLoading(_:)") { $0.isLoading = true }
+    await store.send(.refresh) { $0.isLoading = true }
     XCTAssertEqual(store.state.database.entities.photo.count, 0, "nothing is loaded while the server waits")
     gate.open()
-    await store.receive("replaceAll(with:)") {
+    await store.receive(.loaded(FakePhotoAPI.sample)) {
       $0.isLoading = false
       $0.database = expected
     }
-    let count = try await refresh.value
-    XCTAssertEqual(count, 3)
     await store.finish()
     XCTAssertEqual(store.state.database.indexes.allPhotos.map(\.raw), ["p1", "p2", "p3"])
-    XCTAssertEqual(store.state.database.indexes.commentsByPhoto.ids(in: .init("p1")).map(\.raw), ["c1", "c2"])
+    XCTAssertEqual(store.state.photos.map(\.commentIDs.count), [2, 1, 0], "a feature per photo, read from the database")
   }
 
   func testRefreshClearsAnEarlierError() async throws {
     var state = try loadedState()
     state.lastError = "server unavailable during post; try again"
     let store = makeStore(initialState: state)
-    store.dispatch { $0.refresh() }
-    await store.receive("setLoading(_:)") { $0.isLoading = true }
-    // The same content again: only the flags change.
-    await store.receive("replaceAll(with:)") {
-      $0.isLoading = false
+    await store.send(.refresh) {
+      $0.isLoading = true
       $0.lastError = nil
     }
+    // The same content again: only the flag changes.
+    await store.receive(.loaded(FakePhotoAPI.sample)) { $0.isLoading = false }
     await store.finish()
   }
 
   func testAFailingRefreshShowsTheErrorAndLeavesTheDataUntouched() async throws {
     let store = makeStore(initialState: try loadedState(), failurePercent: 100)
-    let refresh = store.dispatch { $0.refresh() }
-    await store.receive("setLoading(_:)") { $0.isLoading = true }
-    await store.receive("failed(_:)") {  // exhaustive: a changed database fails here
+    await store.send(.refresh) { $0.isLoading = true }
+    await store.receive(.refreshFailed("server unavailable during refresh; try again")) {  // exhaustive: a changed database fails here
       $0.isLoading = false
       $0.lastError = "server unavailable during refresh; try again"
-    }
-    do {
-      _ = try await refresh.value
-      XCTFail("a 100% failure rate must fail the refresh")
-    } catch {
-      XCTAssertEqual(error as? APIError, .unavailable(request: "refresh"))
     }
     await store.finish()
     XCTAssertEqual(store.state.database, try sampleDatabase())
   }
 
-  func testACancelledRefreshCommitsNothingAfterSetLoading() async throws {
+  func testASecondRefreshCancelsTheFirst() async throws {
     let gate = DelayGate()
     let store = makeStore(initialState: try loadedState(), latency: gate.delay)
-    let refresh = store.dispatch { $0.refresh() }
-    await store.receive("setLoading(_:)") { $0.isLoading = true }
-    refresh.cancel()
+    await store.send(.refresh) { $0.isLoading = true }
+    await store.send(.refresh)
     gate.open()
-    do {
-      _ = try await refresh.value
-      XCTFail("a cancelled refresh must throw")
-    } catch {
-      XCTAssertTrue(error is CancellationError, "\(error)")
-    }
-    await store.finish()  // fails if replaceAll or failed was committed
-    // The flag stays set: in the app, the refresh that cancelled this one clears it.
-    XCTAssertEqual(store.state, GalleryState(database: try sampleDatabase(), isLoading: true, lastError: nil))
+    await store.receive(.loaded(FakePhotoAPI.sample)) { $0.isLoading = false }  // once: the first was cancelled
+    await store.finish()
   }
 
-  func testInconsistentServerDataIsRefusedAndLeavesTheDataUntouched() throws {
+  func testInconsistentServerDataIsRefusedAndLeavesTheDataUntouched() async throws {
     var state = try loadedState()
     state.isLoading = true
     let store = makeStore(initialState: state)
     var payload = FakePhotoAPI.sample
     payload.photos.append(payload.photos[0])  // the same photo twice
-    store.commit({ $0.replaceAll(with: payload) }) {
+    await store.send(.loaded(payload)) {
       $0.isLoading = false
       $0.lastError = "the server sent inconsistent data: Photo(p1) is already in index 'allPhotos'."
     }
   }
 
-  // MARK: - postComment(_:on:)
+  // MARK: - A photo's feature
 
-  func testPostCommentInsertsTheCommentAndSendsTheActivity() async throws {
+  func testAPostedCommentIsStoredByTheGalleryWhichAnnouncesIt() async throws {
     let store = makeStore(initialState: try loadedState())
-    let activities = NoticeList()
-    let subscription = store.store.sinkActivity { activities.append($0) }
-    defer { subscription.cancel() }
     let expected = Comment(rawID: "c101", photoID: .init("p3"), authorID: you, text: "Lovely")
-    let post = store.dispatch { $0.postComment("  Lovely  ", on: .init("p3")) }
-    await store.receive("insert(_:)") {
+    await store.send(.photo(id: .init("p3"), action: .post("  Lovely  ")))
+    await store.receive(.photo(id: .init("p3"), action: .posted(expected))) {
       try $0.database.performBatchUpdates { (context) throws(DatabaseError) in
         context.entities.comment.insert(expected)
         try context.indexes.commentsByPhoto.append(expected.entityID, to: expected.photoID)
       }
     }
-    let comment = try await post.value
-    XCTAssertEqual(comment, expected)
     await store.receiveActivity(.commentPosted(.init("c101"), on: .init("p3")))
     await store.finish()
-    XCTAssertEqual(activities.all, [.commentPosted(.init("c101"), on: .init("p3"))])
   }
 
   func testAnEmptyCommentIsRefusedWithAClearErrorAndNoActivity() async throws {
     let store = makeStore(initialState: try loadedState())
-    let activities = NoticeList()
-    let subscription = store.store.sinkActivity { activities.append($0) }
-    defer { subscription.cancel() }
-    let post = store.dispatch { $0.postComment("   ", on: .init("p1")) }
-    await store.receive("failed(_:)") { $0.lastError = "comment refused: the text is empty" }
-    do {
-      _ = try await post.value
-      XCTFail("empty text must be refused")
-    } catch {
-      XCTAssertEqual(error as? APIError, .invalidComment("the text is empty"))
+    await store.send(.photo(id: .init("p1"), action: .post("   ")))
+    await store.receive(.photo(id: .init("p1"), action: .failed("comment refused: the text is empty"))) {
+      $0.lastError = "comment refused: the text is empty"
     }
-    await store.finish()
-    XCTAssertEqual(activities.all, [])
+    await store.finish()  // an activity left unreceived would fail here
   }
 
-  func testACommentOnAMissingPhotoIsRefusedAndChangesNoData() async throws {
+  func testAnActionForAMissingPhotoIsIgnored() async throws {
     let store = makeStore(initialState: try loadedState())
-    let post = store.dispatch { $0.postComment("Hello", on: .init("p9")) }
-    await store.receive("failed(_:)") { $0.lastError = "photo p9 not found on the server" }
-    do {
-      _ = try await post.value
-      XCTFail("a missing photo must be refused")
-    } catch {
-      XCTAssertEqual(error as? APIError, .notFound("photo p9"))
+    await store.send(.photo(id: .init("p9"), action: .post("Hello")))
+    await store.finish()  // no effect ran, nothing changed
+  }
+
+  func testDeletingACommentRemovesItAndABadPositionIsRefused() async throws {
+    let store = makeStore(initialState: try loadedState())
+    await store.send(.photo(id: .init("p1"), action: .delete(position: 1)))
+    await store.receive(.photo(id: .init("p1"), action: .deleted(.init("c1")))) {
+      $0.database.performBatchUpdates { context in _ = context.entities.comment.delete(.init("c1")) }
+    }
+    XCTAssertEqual(store.state.photos[0].commentIDs.map(\.raw), ["c2"])
+    await store.send(.photo(id: .init("p1"), action: .delete(position: 5)))
+    await store.receive(.photo(id: .init("p1"), action: .failed("comment 5 of this photo not found on the server"))) {
+      $0.lastError = "comment 5 of this photo not found on the server"
     }
     await store.finish()
   }
@@ -189,11 +163,10 @@ final class GalleryReducerTests: XCTestCase {
   func testADatabaseChangeLeftOutOfTheExpectationIsReported() async throws {
     let capture = FailureCapture()
     let store = makeStore(reporter: capture.reporter)
-    store.dispatch { $0.refresh() }
-    await store.receive("setLoading(_:)") { $0.isLoading = true }
-    await store.receive("replaceAll(with:)") { $0.isLoading = false }  // the new database is not described
+    await store.send(.refresh) { $0.isLoading = true }
+    await store.receive(.loaded(FakePhotoAPI.sample)) { $0.isLoading = false }  // the new database is not described
     await store.finish()
     XCTAssertEqual(capture.all.count, 1, "\(capture.all)")
-    XCTAssertTrue(capture.all.first?.hasPrefix("receive(\"replaceAll(with:)\")") ?? false, "\(capture.all)")
+    XCTAssertTrue(capture.all.first?.hasPrefix("receive(") ?? false, "\(capture.all)")
   }
 }
