@@ -98,7 +98,11 @@ public final class ActionStore<Feature: ActionReducer>: Sendable {
   func reduceDirectly(_ action: Action) -> StoreTask {
     var effect = Effect<Action>.none
     let feature = engine.feature
-    core.commit { ref in
+    // The counted commit inlines the plain locked commit when nobody
+    // receives values; no commit middleware reads the trace on this path.
+    _ = core._countedCommit(
+      trace: CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
+    ) { ref in
       ref.modify { effect = feature.reduce(into: &$0, action: action) }
     }
     return effect.items.isEmpty ? StoreTask(ticket: nil) : engine.startDirect(effect, origin: action)

@@ -67,6 +67,11 @@ struct Measurement {
   private func count(
     _ benchmarkCase: BenchmarkCase, library: Workload, baseline: Workload, output: String
   ) -> CaseResult {
+    // Calibrated twice: under valgrind the first operations (lazy binding,
+    // metadata, translation) are slow enough to make one batch of a single
+    // operation, which would count one-time costs.
+    _ = calibrate(library)
+    _ = calibrate(baseline)
     let libraryIterations = calibrate(library)
     let baselineIterations = calibrate(baseline)
     let librarySide = counted(library, iterations: libraryIterations, output: output)
