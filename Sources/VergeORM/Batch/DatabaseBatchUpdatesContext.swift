@@ -13,7 +13,7 @@
 /// it; it works on a draft that replaces the database only when the batch
 /// succeeds.
 public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
-  @usableFromInline var tables: [ObjectIdentifier: AnyEntityTableBox]
+  @usableFromInline var tables: EntityTables
   var draftIndexes: [String: any AnyIndexStorage]
   /// Per written table: each written ID's entity before the batch, whether
   /// it exists now and whether it changed.

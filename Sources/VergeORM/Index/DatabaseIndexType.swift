@@ -79,7 +79,7 @@ extension AnyIndexStorage where Self: DatabaseIndexType {
 
 /// Read access to tables by entity type, for index validation.
 struct TableSet {
-  var tables: [ObjectIdentifier: AnyEntityTableBox]
+  var tables: EntityTables
 
   func table<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables[ObjectIdentifier(type)] else { return .empty }
