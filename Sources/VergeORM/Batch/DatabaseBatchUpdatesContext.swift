@@ -248,6 +248,12 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
     }
   }
 
+  /// Makes room for `count` more written IDs, before a write of many.
+  @inlinable
+  mutating func reserveCapacity(_ count: Int) {
+    if count > 1 { many.reserveCapacity(many.count + count + 1) }
+  }
+
   /// Calls `body` with each written ID and its touch.
   @inlinable
   func forEach(_ body: (Entity.EntityID, Touch) -> Void) {
@@ -324,6 +330,10 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
   @usableFromInline
   func recordTouchedIDs(in table: AnyEntityTableBox) -> AnyEntityTableBox {
     var table = table.table(Entity.self)
+    guard changedCount <= TouchedIDs<Entity.EntityID>.listLimit else {
+      table.touched = .unlisted
+      return EntityTableBox(table)
+    }
     var ids = Set<Entity.EntityID>(minimumCapacity: changedCount)
     for (id, touch) in many where touch.changed { ids.insert(id) }
     table.touched = .many(ids)
