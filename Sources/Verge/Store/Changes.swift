@@ -118,6 +118,30 @@ public struct Changes<State> {
     return try body(repeat current[keyPath: each keyPaths])
   }
 
+  /// Runs `body` when the value that `select` picks changed.
+  ///
+  /// ```swift
+  /// changes.ifChanged({ $0.rows[index] }) { row in render(row) }
+  /// ```
+  ///
+  /// The one-value form of `ifChanged(_:_:)` for tuples, compiled in the
+  /// caller's module for its types.
+  ///
+  /// - Parameters:
+  ///   - select: Picks the value from a state.
+  ///   - body: Receives the value picked from the new state.
+  /// - Returns: What `body` returned, or `nil` when nothing changed.
+  /// - Complexity: Two calls of `select` and one `==`.
+  @inlinable @discardableResult
+  public func ifChanged<Value: Equatable, Result>(
+    _ select: (State) throws -> Value,
+    _ body: (Value) throws -> Result
+  ) rethrows -> Result? {
+    let new = try select(current)
+    if let previous, try select(previous) == new { return nil }
+    return try body(new)
+  }
+
   /// Runs `body` when the values that `select` picks changed, compared with
   /// `==` element by element.
   ///

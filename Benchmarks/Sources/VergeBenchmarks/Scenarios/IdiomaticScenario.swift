@@ -22,6 +22,10 @@ private enum IdiomaticCase {
   static let commitOneSubscriber = "S2 commit, one sinkState { changes in … } subscriber"
   static let ifChanged = "S5b 100 sinkState { $0.ifChanged(\\.values[k]) { … } }, unrelated commit"
   static let select = "S5 100 derived(.select(\\.values[k])), unrelated commit"
+  static let ifChangedClosure =
+    "S5b, closure form: 100 sinkState { $0.ifChanged({ $0.values[k] }) { … } } (for information)"
+  static let map = "S5, closure form: 100 derived(.map { $0.values[k] }) (for information)"
+  static let sendVsCore = "S7 ActionStore.send(.increment) vs core Store.commit (for information)"
   static let largeWholeState =
     "S4 1,000,000-element array, one element, whole-state sinkState vs a baseline subscriber that keeps the state"
   static let send = "S7 ActionStore.send(.increment), no subscriber"
@@ -52,6 +56,14 @@ extension Scenario {
           library: { selectDerived(count: selectorCount) },
           baseline: { baselineSelectors(count: selectorCount) }),
         BenchmarkCase(
+          name: IdiomaticCase.ifChangedClosure, units: selectorCount,
+          library: { ifChangedClosureSubscribers(count: selectorCount) },
+          baseline: { baselineSelectors(count: selectorCount) }),
+        BenchmarkCase(
+          name: IdiomaticCase.map, units: selectorCount,
+          library: { mapDerived(count: selectorCount) },
+          baseline: { baselineSelectors(count: selectorCount) }),
+        BenchmarkCase(
           name: IdiomaticCase.largeWholeState,
           library: { largeWholeState(count: largeCount) },
           baseline: { baselineLargeKeepingState(count: largeCount) }),
@@ -59,6 +71,10 @@ extension Scenario {
           name: IdiomaticCase.send,
           library: { plainSend() },
           baseline: { baselineCounterCommit() }),
+        BenchmarkCase(
+          name: IdiomaticCase.sendVsCore,
+          library: { plainSend() },
+          baseline: { coreCounterCommit() }),
         BenchmarkCase(
           name: IdiomaticCase.insert, units: ormBatch,
           library: { insertBatch(count: ormBatch) },
@@ -160,6 +176,32 @@ private func selectDerived(count: Int) -> Workload {
   }
 }
 
+/// The same subscribers with the value picked by a closure instead of a
+/// key path with a subscript.
+private func ifChangedClosureSubscribers(count: Int) -> Workload {
+  let store = Store<ValuesState, Never>(initialState: ValuesState(values: Array(0..<count)))
+  for k in 0..<count {
+    store.sinkState { $0.ifChanged({ $0.values[k] }) { blackHole($0) } }
+      .storeWhileSourceActive()
+  }
+  return Workload(keepAlive: [store]) { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.unrelated &+= 1 }
+    }
+  }
+}
+
+/// The same derived values with the value picked by a closure.
+private func mapDerived(count: Int) -> Workload {
+  let store = Store<ValuesState, Never>(initialState: ValuesState(values: Array(0..<count)))
+  let derived: [AnyObject] = (0..<count).map { k in store.derived(.map { $0.values[k] }) }
+  return Workload(keepAlive: [store] + derived) { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.unrelated &+= 1 }
+    }
+  }
+}
+
 /// Hand-written select-and-compare closures, one per value.
 private func baselineSelectors(count: Int) -> Workload {
   let store = BaselineStore(ValuesState(values: Array(0..<count)))
@@ -210,6 +252,15 @@ private func plainSend() -> Workload {
   return Workload(keepAlive: [store]) { iterations in
     for _ in 0..<iterations {
       store.send(.increment)
+    }
+  }
+}
+
+private func coreCounterCommit() -> Workload {
+  let store = Store<Counter, Never>(initialState: Counter())
+  return Workload(keepAlive: [store]) { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.count &+= 1 }
     }
   }
 }
