@@ -1,52 +1,28 @@
+import ExampleTerminal
 import Foundation
 
 /// Runs `comments`: options, then the scripted or the interactive mode.
 @MainActor
 enum CommentsShell {
-  static let usage = """
-    usage: comments [--seed N] [--failure-percent N] [--latency-ms N] [--script "CMD; CMD"]
-
-    Photos, authors and comments held normalized in VergeORM, loaded from a
-    simulated server with latency and seeded failures (the same seed gives the
-    same failures). Without --script it reads one command per line.
-
-    commands:
-    \(GalleryCommand.helpText)
-    """
-
   /// Runs the program and returns its exit status.
   static func run(_ arguments: [String]) async -> Int32 {
-    var seed: UInt64 = 6
-    var failurePercent = 20
-    var latency = 300
-    var script: String?
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      let value = rest.first
-      switch argument {
-      case "--help", "-h":
-        print(usage)
-        return 0
-      case "--script" where value != nil, "-s" where value != nil:
-        script = rest.popFirst()
-      case "--seed" where value.flatMap { UInt64($0) } != nil:
-        seed = UInt64(rest.popFirst()!)!
-      case "--failure-percent" where value.flatMap { Int($0) }.map { (0...100).contains($0) } == true:
-        failurePercent = Int(rest.popFirst()!)!
-      case "--latency-ms" where value.flatMap { Int($0) }.map { (0...60_000).contains($0) } == true:
-        latency = Int(rest.popFirst()!)!
-      default:
-        let problem = value == nil || argument.hasPrefix("--") == false ? "unknown option" : "bad value for"
-        printError("comments: \(problem) '\(argument)'\nTry 'comments --help'.")
-        return 2
-      }
+    let options: CommentsOptions
+    do {
+      options = try CommentsOptions(arguments)
+    } catch {
+      printError("comments: \(error)\nTry 'comments --help'.")
+      return 2
     }
-    let milliseconds = latency
-    let api = FakePhotoAPI(seed: seed, failurePercent: failurePercent) {
+    if options.showsHelp {
+      print(CommentsOptions.usage)
+      return 0
+    }
+    let milliseconds = options.latencyMilliseconds
+    let api = FakePhotoAPI(seed: options.seed, failurePercent: options.failurePercent) {
       try await Task.sleep(for: .milliseconds(milliseconds))
     }
     let session = GallerySession(api: api)
-    if let script {
+    if let script = options.script {
       let commands: [GalleryCommand]
       do {
         commands = try GalleryCommand.parse(script: script)
@@ -74,15 +50,18 @@ enum CommentsShell {
   }
 
   /// One command per line from standard input until `quit` or end of input.
+  ///
+  /// Its input and output go through `Terminal`, never through stdio, so
+  /// each answer shows as soon as it is written.
   static func runInteractive(_ session: GallerySession) async {
-    print("Verge comments - type ? for help, 'refresh' to load")
+    show("Verge comments - type ? for help, 'refresh' to load")
     let watcher = session.store.sinkState(dropsFirst: true) { changes in
       changes.ifChanged(\.isLoading) { loading in
-        if loading { Task { @MainActor in print("  (loading...)") } }
+        if loading { Task { @MainActor in show("  (loading...)") } }
       }
     }
     prompt()
-    for await line in standardInputLines() {
+    for await line in Terminal.lines() {
       if line.trimmingSpaces().isEmpty {
         prompt()
         continue
@@ -91,7 +70,7 @@ enum CommentsShell {
       do {
         command = try GalleryCommand(parsing: line)
       } catch {
-        print("  \(error)")
+        show("  \(error)")
         prompt()
         continue
       }
@@ -101,35 +80,28 @@ enum CommentsShell {
         let task = session.startRefresh()
         Task { @MainActor in
           if case .failure(let error) = await task.result, !(error is CancellationError) {
-            print("  error: \(error)")
+            show("  error: \(error)")
           } else if !task.isCancelled {
-            print("  loaded \(session.photos.count) photos")
+            show("  loaded \(session.photos.count) photos")
           }
           prompt()
         }
         continue
       }
-      for output in await session.perform(command) { print("  " + output) }
+      for output in await session.perform(command) { show("  " + output) }
       prompt()
     }
     watcher.cancel()
-    print("bye")
+    show("bye")
+  }
+
+  /// Writes one line of the session.
+  private static func show(_ line: String) {
+    Terminal.write(line + "\n")
   }
 
   private static func prompt() {
-    print("comments> ", terminator: "")
-    fflush(nil)
-  }
-
-  /// Lines of standard input, read on a background thread.
-  static func standardInputLines() -> AsyncStream<String> {
-    AsyncStream { continuation in
-      Thread {
-        while let line = readLine() { continuation.yield(line) }
-        continuation.finish()
-      }
-      .start()
-    }
+    Terminal.write("comments> ")
   }
 
   static func printError(_ message: String) {

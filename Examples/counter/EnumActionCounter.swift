@@ -19,7 +19,7 @@ struct CounterFeature: ActionReducer {
   /// How long `incrementLater` waits; a fake in tests.
   let delay: Delay
 
-  func reduce(into state: inout Counter, action: Action) -> Effect<Action> {
+  func reduce(into state: inout Counter, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .increment:
       state.count += 1

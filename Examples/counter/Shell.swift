@@ -1,4 +1,5 @@
 import Dispatch
+import ExampleTerminal
 import Foundation
 
 /// Runs `counter`: parses the command line, then the scripted or the
@@ -65,13 +66,16 @@ enum Shell {
   }
 
   /// The terminal session: one command per line until `quit` or end of input.
+  ///
+  /// Its input and output go through `Terminal`, never through stdio, so
+  /// each screen shows as soon as it is drawn.
   static func runInteractive(_ session: CounterSession) async {
-    let screen = Screen(session: session, clears: isatty(STDOUT_FILENO) != 0)
+    let screen = Screen(session: session, clears: Terminal.isInteractive)
     let subscriptions = session.models.values.map { model in
       model.observe { _ in Task { @MainActor in screen.draw() } }
     }
     screen.draw()
-    for await line in standardInputLines() {
+    for await line in Terminal.lines() {
       let word = line.trimmingCharacters(in: .whitespaces)
       if word.isEmpty {
         screen.draw()
@@ -91,19 +95,7 @@ enum Shell {
     }
     for subscription in subscriptions { subscription.cancel() }
     await session.settleByCancelling()
-    print("bye")
-  }
-
-  /// Lines of standard input, read on a background thread so the screen
-  /// can redraw while waiting; ends at end of input.
-  static func standardInputLines() -> AsyncStream<String> {
-    AsyncStream { continuation in
-      let thread = Thread {
-        while let line = readLine() { continuation.yield(line) }
-        continuation.finish()
-      }
-      thread.start()
-    }
+    Terminal.write("bye\n")
   }
 
   /// Writes a message to standard error.
@@ -153,8 +145,7 @@ final class Screen {
     if let notice = session.notice { out += "\n\(notice)\n" }
     if let message = self.message { out += "\n\(message)\n" }
     out += "\n+ - later cancel undo redo style free method action ? quit\n> "
-    print(out, terminator: "")
-    fflush(nil)
+    Terminal.write(out)
   }
 
   /// Cuts a line to `width` characters.

@@ -12,7 +12,7 @@ struct LifecycleFeature: ActionReducer {
     case finished(String)
   }
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .fail:
       return .run { _ in throw TestFailure(message: "boom") }
@@ -45,6 +45,8 @@ private func line<State>(_ event: ActionLifecycleEvent<CounterFeature.Action, St
     }
   case .effectStarted(let id, let origin): return "\(id) started by \(origin)"
   case .effectFinished(let id, let error): return "\(id) finished\(error.map { " with \($0)" } ?? "")"
+  case .activitySent(let activity, let run, let origin):
+    return "activity \(activity) by \(run.map { "\($0)" } ?? "Effect.activity") of \(origin)"
   }
 }
 

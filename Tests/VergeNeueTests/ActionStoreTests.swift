@@ -22,7 +22,7 @@ struct CounterFeature: ActionReducer {
   /// Effects wait on this gate, so tests decide when they go on.
   let gate: Gate
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .increment:
       state.count += 1

@@ -225,7 +225,7 @@ struct Tally: ActionReducer {
     case add(Int)
   }
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .add(let amount):
       state.count += amount

@@ -156,6 +156,8 @@ final class ReducerStoreTests: XCTestCase {
         started.open()
       case .actionFinished(let info, let error):
         log.append("end \(info.name) \(error == nil)")
+      case .activitySent(let activity):
+        log.append("activity \(activity)")
       }
     }
     let running = Task { try await store.dispatch { $0.fetchPhotos() } }
@@ -167,9 +169,12 @@ final class ReducerStoreTests: XCTestCase {
     _ = try await running.value
     XCTAssertEqual(
       log.all,
-      ["start fetchPhotos()", "setLoading(_:) 0->0", "setPhotos(_:) 0->1", "setLoading(_:) 1->1", "end fetchPhotos() true"])
+      [
+        "start fetchPhotos()", "setLoading(_:) 0->0", "setPhotos(_:) 0->1", "setLoading(_:) 1->1",
+        "activity loaded(1)", "end fetchPhotos() true",
+      ])
     observation.cancel()
     store.commit { $0.increment() }
-    XCTAssertEqual(log.all.count, 5)
+    XCTAssertEqual(log.all.count, 6)
   }
 }

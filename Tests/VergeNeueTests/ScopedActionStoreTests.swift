@@ -15,7 +15,7 @@ struct ProfileFeature: ActionReducer {
 
   let gate: Gate
 
-  func reduce(into state: inout Profile, action: Action) -> Effect<Action> {
+  func reduce(into state: inout Profile, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .rename(let name):
       state.name = name
@@ -37,7 +37,7 @@ struct AddressFeature: ActionReducer {
   typealias State = Address
   enum Action: Sendable, Equatable { case move(String) }
 
-  func reduce(into state: inout Address, action: Action) -> Effect<Action> {
+  func reduce(into state: inout Address, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .move(let city): state.city = city
     }
@@ -50,7 +50,7 @@ struct AppFeature: ActionReducer {
   typealias State = AppState
   enum Action: Sendable, Equatable { case bumpUnrelated }
 
-  func reduce(into state: inout AppState, action: Action) -> Effect<Action> {
+  func reduce(into state: inout AppState, action: Action) -> Effect<Action, Activity> {
     state.unrelated += 1
     return .none
   }

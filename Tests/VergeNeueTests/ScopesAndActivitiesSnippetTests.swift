@@ -16,7 +16,7 @@ private struct DraftFeature: ActionReducer {
   typealias Activity = ChatActivity
   enum Action: Sendable { case edit(String), post }
 
-  func reduce(into state: inout Draft, action: Action) -> Effect<Action> {
+  func reduce(into state: inout Draft, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .edit(let text):
       state.text = text

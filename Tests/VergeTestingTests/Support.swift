@@ -63,12 +63,24 @@ struct Gallery: ActionReducer {
     case noop
     case failingEffect
     case chain
+    /// Posts `text` in an effect, which announces it (an activity) and
+    /// then sends `.postFinished`.
+    case post(String)
+    case postFinished
+    /// Announces `text` at once (`Effect.activity`).
+    case announce(String)
+  }
+
+  /// The one-off events the feature's effects send.
+  enum Activity: Sendable, Equatable {
+    case posted(String)
+    case announced(String)
   }
 
   let api: PhotoAPI
   let clock: TestClock
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .load:
       state.isLoading = true
@@ -99,6 +111,17 @@ struct Gallery: ActionReducer {
       return .run { _ in throw StubError() }
     case .chain:
       return .send(.tick)
+    case .post(let text):
+      state.isLoading = true
+      return .run { send in
+        send(activity: .posted(text))
+        send(.postFinished)
+      }
+    case .postFinished:
+      state.isLoading = false
+      return .none
+    case .announce(let text):
+      return .activity(.announced(text))
     }
   }
 }

@@ -24,7 +24,7 @@ struct Relay: ActionReducer {
   let gateB: Gate
   var clock = TestClock()
 
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .first:
       return .run { [gateA, gateB] send in
@@ -78,11 +78,22 @@ final class TestStoreAttributionTests: XCTestCase {
               .hop(2)
               .hop(3)
               .done("first")
+            Timeline of send(.first) at TestStoreAttributionTests.swift:\(firstLine):
+              effect #1 started by .first (ended)
+              received .hop(1) (not asserted)
+              effect #3 started by .hop(1) (ended)
+              received .hop(2) (not asserted)
+              effect #4 started by .hop(2) (ended)
+              received .hop(3) (not asserted)
+              received .done("first") (not asserted)
             """, line: firstLine),
         .init(
           message: """
             finish(): 1 action(s) received but not asserted, sent by effects of send(.second):
               .done("second")
+            Timeline of send(.second) at TestStoreAttributionTests.swift:\(secondLine):
+              effect #2 started by .second (ended)
+              received .done("second") (not asserted)
             """, line: secondLine),
       ])
   }
@@ -145,12 +156,20 @@ final class TestStoreAttributionTests: XCTestCase {
       log.all,
       [
         .init(
-          message:
-            "finish(): an effect started by send(.relayToPark) is still running. Receive its actions, or call skipInFlightEffects().",
+          message: """
+            finish(): an effect started by send(.relayToPark) is still running. Receive its actions, or call skipInFlightEffects().
+            Timeline of send(.relayToPark) at TestStoreAttributionTests.swift:\(relayLine):
+              effect #1 started by .relayToPark (ended)
+              received .park (asserted)
+              effect #2 started by .park (still running)
+            """,
           line: relayLine),
         .init(
-          message:
-            "finish(): an effect started by send(.park) is still running. Receive its actions, or call skipInFlightEffects().",
+          message: """
+            finish(): an effect started by send(.park) is still running. Receive its actions, or call skipInFlightEffects().
+            Timeline of send(.park) at TestStoreAttributionTests.swift:\(parkLine):
+              effect #3 started by .park (still running)
+            """,
           line: parkLine),
       ])
     await store.store.waitUntilIdle()  // finish() cancelled both sleeps

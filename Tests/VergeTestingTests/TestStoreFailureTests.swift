@@ -117,8 +117,11 @@ final class TestStoreFailureTests: XCTestCase {
       log.all,
       [
         .init(
-          message:
-            "finish(): an effect started by send(.startTimer) is still running. Receive its actions, or call skipInFlightEffects().",
+          message: """
+            finish(): an effect started by send(.startTimer) is still running. Receive its actions, or call skipInFlightEffects().
+            Timeline of send(.startTimer) at TestStoreFailureTests.swift:\(line):
+              effect #1 started by .startTimer (still running)
+            """,
           line: line)
       ])
   }
@@ -136,6 +139,9 @@ final class TestStoreFailureTests: XCTestCase {
           message: """
             finish(): 1 action(s) received but not asserted, sent by effects of send(.load):
               .loaded(["a"])
+            Timeline of send(.load) at TestStoreFailureTests.swift:\(line):
+              effect #1 started by .load (ended)
+              received .loaded(["a"]) (not asserted)
             """, line: line)
       ])
   }
@@ -169,6 +175,7 @@ final class TestStoreFailureTests: XCTestCase {
   func testReleasingWithoutFinishReportsLeftovers() async {
     let log = FailureLog()
     var store: TestStore<Gallery>? = makeStore(log: log)
+    let line: UInt = #line + 1
     await store?.send(.chain)
     store = nil
     XCTAssertEqual(
@@ -177,6 +184,8 @@ final class TestStoreFailureTests: XCTestCase {
         """
         The test store was released without finish(): 1 action(s) received but not asserted, sent by effects of send(.chain):
           .tick
+        Timeline of send(.chain) at TestStoreFailureTests.swift:\(line):
+          received .tick (not asserted)
         """
       ])
   }

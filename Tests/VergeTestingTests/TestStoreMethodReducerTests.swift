@@ -8,8 +8,14 @@ struct Album: Equatable, Sendable {
   var count = 0
 }
 
+/// What `AlbumReducer`'s actions announce.
+enum AlbumActivity: Sendable, Equatable {
+  case refreshed(Int)
+}
+
 final class AlbumReducer: ReducerType {
   typealias TargetState = Album
+  typealias TargetActivity = AlbumActivity
   let api: PhotoAPI
   let clock: TestClock
 
@@ -33,6 +39,13 @@ final class AlbumReducer: ReducerType {
       let photos = try await self.api.photos()
       context.commit { $0.setPhotos(photos) }
       return photos.count
+    }
+  }
+
+  func refreshAndAnnounce() -> Action<Void> {
+    .init { context in
+      let count = try await context.dispatch { $0.refresh() }
+      context.send(.refreshed(count))
     }
   }
 
@@ -165,11 +178,17 @@ final class TestStoreMethodReducerTests: XCTestCase {
     gateB.open()
     try await second.value
     await store.finish()
-    let message = """
+    func message(_ line: UInt) -> String {
+      """
       finish(): 1 mutation(s) committed but not asserted, committed by dispatch(gatedIncrement(_:)):
         increment()
+      Timeline of dispatch(gatedIncrement(_:)) at TestStoreMethodReducerTests.swift:\(line):
+        gatedIncrement(_:) started (ended)
+        committed increment() (not asserted)
       """
-    XCTAssertEqual(log.all, [.init(message: message, line: firstLine), .init(message: message, line: secondLine)])
+    }
+    XCTAssertEqual(
+      log.all, [.init(message: message(firstLine), line: firstLine), .init(message: message(secondLine), line: secondLine)])
   }
 
   func testMutationsOfANestedDispatchBelongToTheOuterOne() async throws {
@@ -216,6 +235,7 @@ final class TestStoreMethodReducerTests: XCTestCase {
   func testWrongMutationNameFails() async {
     let log = FailureLog()
     let store = makeStore(log: log)
+    let line: UInt = #line + 1
     store.dispatch { $0.refresh() }
     await store.receive("setPhotos(_:)") { $0.photos = ["a"] }
     await store.finish()
@@ -226,6 +246,10 @@ final class TestStoreMethodReducerTests: XCTestCase {
         """
         finish(): 1 mutation(s) committed but not asserted, committed by dispatch(refresh()):
           setPhotos(_:)
+        Timeline of dispatch(refresh()) at TestStoreMethodReducerTests.swift:\(line):
+          refresh() started (ended)
+          committed setLoading(_:) (not asserted)
+          committed setPhotos(_:) (not asserted)
         """,
       ])
   }
@@ -260,8 +284,11 @@ final class TestStoreMethodReducerTests: XCTestCase {
       log.all,
       [
         .init(
-          message:
-            "finish(): dispatch(delayedIncrement()) is still running. Receive its mutations, or call skipInFlightActions().",
+          message: """
+            finish(): dispatch(delayedIncrement()) is still running. Receive its mutations, or call skipInFlightActions().
+            Timeline of dispatch(delayedIncrement()) at TestStoreMethodReducerTests.swift:\(line):
+              delayedIncrement() started (still running)
+            """,
           line: line)
       ])
   }

@@ -38,7 +38,7 @@ final class ReadmeTests: XCTestCase {
       if changes.count == 10 { break }
     }
 
-    // README: "Observation"
+    // README: "Observation" (its `import Observation` is at the top of this file)
     withObservationTracking {
       _ = store.state.count
     } onChange: {

@@ -80,9 +80,13 @@ public final class Derived<Value: Sendable>: Sendable {
   /// (unless `dropsFirst`), then each change, with the same ordering
   /// guarantees as `Store.sinkState`.
   ///
+  /// Isolation works as for `Store.sinkState`: from main-actor code
+  /// `receive` runs on the main actor, in order.
+  ///
   /// - Parameters:
   ///   - dropsFirst: Skip the delivery of the current value.
-  ///   - queue: Where to call `receive`.
+  ///   - queue: Where to call `receive` from nonisolated code.
+  ///   - isolation: The caller's isolation; leave the default.
   ///   - receive: Gets each change; `previous` is `nil` on the first delivery.
   /// - Returns: The subscription's token. It keeps this derived value alive
   ///   until it ends; `storeWhileSourceActive()` ties it to the life of the
@@ -90,13 +94,15 @@ public final class Derived<Value: Sendable>: Sendable {
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Changes<Value>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Changes<Value>) -> Void
   ) -> StoreSubscription {
+    let deliver = IsolatedReceiver.deliverer(receive, isolation: isolation)
     // The handler holds this derived value, so the subscription keeps it
     // alive until the subscription is cancelled or its store goes away (both
     // drop the subscriber, which breaks the cycle).
     let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
-      withExtendedLifetime(self) { receive(changes) }
+      withExtendedLifetime(self) { deliver(changes) }
     }
     return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue).0
   }

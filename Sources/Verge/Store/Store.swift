@@ -220,15 +220,39 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// .storeWhileSourceActive()
   /// ```
   ///
-  /// By default `receive` is called synchronously on the committing thread,
-  /// before `commit` returns; one delivery at a time, never concurrently with
-  /// itself, never an older state after a newer one — also when commits race
-  /// on many threads and when `receive` itself commits (that commit's
-  /// delivery follows once `receive` returns).
+  /// From nonisolated code, `receive` is called synchronously on the
+  /// committing thread by default, before `commit` returns; one delivery at
+  /// a time, never concurrently with itself, never an older state after a
+  /// newer one — also when commits race on many threads and when `receive`
+  /// itself commits (that commit's delivery follows once `receive` returns).
+  ///
+  /// From main-actor code (a view controller, a SwiftUI model), `receive` is
+  /// isolated to the main actor and may touch main-actor state directly: it
+  /// runs at once when the commit happens on the main thread, otherwise on
+  /// the main queue, in commit order. From another actor's code it runs on
+  /// that actor, in commit order. `queue` applies to nonisolated code only.
+  ///
+  /// ```swift
+  /// @MainActor final class CounterViewController {
+  ///   let label = Label()
+  ///   var subscriptions = Set<VergeAnyCancellable>()
+  ///   func viewDidLoad() {
+  ///     store.sinkState { [weak self] changes in
+  ///       changes.ifChanged(\.count) { self?.label.text = "\($0)" }
+  ///     }
+  ///     .store(in: &subscriptions)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A handler that captures the store strongly makes a reference cycle
+  /// only if the store keeps the subscription (`storeWhileSourceActive()`):
+  /// capture it weakly there.
   ///
   /// - Parameters:
   ///   - dropsFirst: Skip the delivery of the current state.
-  ///   - queue: Where to call `receive`.
+  ///   - queue: Where to call `receive` from nonisolated code.
+  ///   - isolation: The caller's isolation; leave the default.
   ///   - receive: Gets each change; `previous` is `nil` on the first delivery.
   /// - Returns: The subscription's token; releasing it cancels.
   /// - Complexity: While subscribed, the store keeps the previous state for
@@ -236,21 +260,33 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Changes<State>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
-    core.subscribe(.changes(receive), dropsFirst: dropsFirst, queue: queue).0
+    core.subscribe(
+      .changes(IsolatedReceiver.deliverer(receive, isolation: isolation)),
+      dropsFirst: dropsFirst, queue: queue
+    ).0
   }
 
   /// Subscribes to activities sent after this call.
   ///
+  /// Isolation works as for `sinkState`: from main-actor code `receive`
+  /// runs on the main actor, in order.
+  ///
   /// - Parameters:
-  ///   - queue: Where to call `receive`.
+  ///   - queue: Where to call `receive` from nonisolated code.
+  ///   - isolation: The caller's isolation; leave the default.
   ///   - receive: Gets each activity.
   /// - Returns: The subscription's token; releasing it cancels.
   public func sinkActivity(
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Activity) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
-    core.subscribe(.activity(receive), dropsFirst: true, queue: queue).0
+    core.subscribe(
+      .activity(IsolatedReceiver.deliverer(receive, isolation: isolation)),
+      dropsFirst: true, queue: queue
+    ).0
   }
 }

@@ -8,7 +8,12 @@
 ///   func increment() { commit { $0.count += 1 } }
 /// }
 /// ```
-public protocol StoreComponentType {
+///
+/// A component is `Sendable`: the store's handlers and tasks may use it from
+/// other threads. One whose stored properties are `let`s of `Sendable` types
+/// (typically just `let store`) conforms as it is; one with mutable state is
+/// `@MainActor` (a view model) or guards it.
+public protocol StoreComponentType: Sendable {
   /// The state of the store.
   associatedtype State: Equatable & Sendable
   /// The store's one-off events; `Never` when there are none.
@@ -50,17 +55,19 @@ extension StoreComponentType {
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Changes<State>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
-    store.sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+    store.sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
   }
 
   /// Subscribes to the store's activities; see `Store.sinkActivity`.
   public func sinkActivity(
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Activity) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
-    store.sinkActivity(queue: queue, receive)
+    store.sinkActivity(queue: queue, isolation: isolation, receive)
   }
 
   /// A value derived from the store's state; see `Store.derived`.

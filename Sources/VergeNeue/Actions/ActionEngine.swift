@@ -107,7 +107,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   /// Starts the effects of an action the specialized pipeline reduced.
   @usableFromInline
-  func startEffects(_ effect: Effect<Feature.Action>, origin: Feature.Action) -> [Task<Void, Never>] {
+  func startEffects(_ effect: Effect<Feature.Action, Feature.Activity>, origin: Feature.Action) -> [Task<Void, Never>] {
     start(effect, origin: origin)
   }
 
@@ -136,7 +136,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   /// The handle of a directly reduced action: starts its effects.
   @usableFromInline
-  func startDirect(_ effect: Effect<Feature.Action>, origin: Feature.Action) -> StoreTask {
+  func startDirect(_ effect: Effect<Feature.Action, Feature.Activity>, origin: Feature.Action) -> StoreTask {
     let ticket = Ticket()
     ticket.add(start(effect, origin: origin))
     ticket.resolve()
@@ -208,7 +208,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   @discardableResult
   private func reduce(_ action: Action, cause: ActionCause<Action>, ticket: Ticket) -> State? {
-    var effect = Effect<Action>.none
+    var effect = Effect<Action, Feature.Activity>.none
     // Formed only if a commit middleware asks: describing an action is costly.
     func trace() -> CommitTrace {
       CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
@@ -237,7 +237,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Effects
 
-  private func start(_ effect: Effect<Action>, origin: Action) -> [Task<Void, Never>] {
+  private func start(_ effect: Effect<Action, Feature.Activity>, origin: Action) -> [Task<Void, Never>] {
     guard !effect.items.isEmpty else { return [] }
     var cancelled: [EffectID] = []
     for item in effect.items {
@@ -259,7 +259,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       case .run(let run):
         tasks.append(startTask(run, origin: origin))
       case .activity(let activity):
-        deliver(activity)
+        deliver(activity, run: nil, origin: origin)
       case .cancel:
         break
       }
@@ -267,13 +267,18 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     return tasks
   }
 
-  /// Delivers an activity an effect sent, or reports that its type is wrong.
-  private func deliver(_ activity: any Sendable) {
-    guard let expected = activitySink(activity) else { return }
-    observers.emit(.effectFailed(NeueError.activityTypeMismatch(expected: expected, actual: "\(type(of: activity))")))
+  /// Delivers an activity an effect sent (`run` is its task, `nil` for
+  /// `Effect.activity`), or reports that a scoped store's root delivers
+  /// another type.
+  private func deliver(_ activity: Feature.Activity, run: EffectRunID?, origin: Action) {
+    if let expected = activitySink(activity) {
+      observers.emit(.effectFailed(NeueError.activityTypeMismatch(expected: expected, actual: "\(Feature.Activity.self)")))
+      return
+    }
+    lifecycle.emit(.activitySent(activity, run: run, origin: origin))
   }
 
-  private func startTask(_ run: Effect<Action>.Run, origin: Action) -> Task<Void, Never> {
+  private func startTask(_ run: Effect<Action, Feature.Activity>.Run, origin: Action) -> Task<Void, Never> {
     inFlight.begin()
     let id = effects.withLock { effects -> UInt64 in
       effects.nextID += 1
@@ -282,9 +287,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     let runID = EffectRunID(rawValue: id)
     // Announced before the task exists, so nothing it sends can come first.
     lifecycle.emit(.effectStarted(runID, origin: origin))
-    let send = Send<Action>(
+    let send = Send<Action, Feature.Activity>(
       deliver: { [weak self] action in _ = self?.send(action, cause: .effect(run: runID, origin: origin)) },
-      deliverActivity: { [weak self] activity in self?.deliver(activity) })
+      deliverActivity: { [weak self] activity in self?.deliver(activity, run: runID, origin: origin) })
     // Made under the lock, so `finished` cannot run before it is recorded.
     return effects.withLock { effects in
       let task = Task(priority: run.priority) { [weak self] in

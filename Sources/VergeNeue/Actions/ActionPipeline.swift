@@ -34,7 +34,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
     guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
-    var effect = Effect<Action>.none
+    var effect = Effect<Action, Feature.Activity>.none
     let feature = feature
     // The trace is formed only if a commit middleware asks: describing an
     // action is costly.

@@ -8,7 +8,7 @@
 ///
 ///   let clock: any Clock<Duration>              // dependencies live here
 ///
-///   func reduce(into state: inout State, action: Action) -> Effect<Action> {
+///   func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
 ///     switch action {
 ///     case .increment: state.count += 1; return .none
 ///     case .decrement: state.count -= 1; return .none
@@ -32,7 +32,8 @@ public protocol ActionReducer: Sendable {
   associatedtype Action: Sendable
   /// The one-off events its effects may send to the store's
   /// `sinkActivity` subscribers (`Effect.activity(_:)`,
-  /// `send(activity:)`); `Never` by default.
+  /// `send(activity:)`); `Never` by default. Effects carry it in their
+  /// type, so an activity of another type does not compile.
   associatedtype Activity: Sendable = Never
 
   /// Changes `state` for `action`.
@@ -41,5 +42,5 @@ public protocol ActionReducer: Sendable {
   ///   - state: The state, in place.
   ///   - action: What happened.
   /// - Returns: The async work to start, `.none` for none.
-  func reduce(into state: inout State, action: Action) -> Effect<Action>
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity>
 }

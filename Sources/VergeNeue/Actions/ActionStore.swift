@@ -194,29 +194,35 @@ extension ActionStore {
   ///
   /// - Parameters:
   ///   - dropsFirst: Skip the delivery of the current state.
-  ///   - queue: Where to call `receive`.
+  ///   - queue: Where to call `receive` from nonisolated code.
+  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
+  ///     `receive` runs on the main actor, as for `Store.sinkState`.
   ///   - receive: Gets each change.
   /// - Returns: The subscription's token.
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Changes<State>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
-    core.sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+    core.sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
   }
 
   /// Subscribes to the activities effects send; see
   /// `Store.sinkActivity(queue:_:)`.
   ///
   /// - Parameters:
-  ///   - queue: Where to call `receive`.
+  ///   - queue: Where to call `receive` from nonisolated code.
+  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
+  ///     `receive` runs on the main actor, as for `Store.sinkState`.
   ///   - receive: Gets each activity.
   /// - Returns: The subscription's token.
   public func sinkActivity(
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Activity) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
-    core.sinkActivity(queue: queue, receive)
+    core.sinkActivity(queue: queue, isolation: isolation, receive)
   }
 
   /// The activities effects send, as an async sequence; see

@@ -11,17 +11,33 @@
 /// return .merge(.send(.started), .cancel(id: SearchID()))
 /// ```
 ///
+/// An effect carries the reducer's `Activity` type as well as its
+/// `Action` type, so the one-off events it sends are checked by the
+/// compiler and read with contextual type:
+///
+/// ```swift
+/// func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
+///   switch action {
+///   case .post(let text):
+///     return .activity(.posted(text))     // Activity.posted, inferred
+///   }
+/// }
+/// ```
+///
+/// A reducer without activities still writes `Effect<Action, Activity>`:
+/// its `Activity` is `Never`.
+///
 /// Effects run as tasks owned by the store and are cancelled when the store
 /// goes away. Actions sent by an effect after it was cancelled are dropped,
 /// so a cancelled effect leaves no partial state behind it. An error thrown
 /// by an effect ends it; event observers see it as `effectFailed`.
-public struct Effect<Action: Sendable>: Sendable {
+public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline
   enum Item: Sendable {
     case run(Run)
     case send(Action)
     case cancel(EffectID)
-    case activity(any Sendable)
+    case activity(Activity)
   }
 
   @usableFromInline
@@ -29,7 +45,7 @@ public struct Effect<Action: Sendable>: Sendable {
     var priority: TaskPriority?
     var ids: [EffectID] = []
     var cancelInFlight = false
-    let operation: @Sendable (Send<Action>) async throws -> Void
+    let operation: @Sendable (Send<Action, Activity>) async throws -> Void
   }
 
   @usableFromInline let items: [Item]
@@ -52,7 +68,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// - Returns: The effect.
   public static func run(
     priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable (Send<Action>) async throws -> Void
+    _ operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void
   ) -> Effect {
     Effect(items: [.run(Run(priority: priority, operation: operation))])
   }
@@ -73,16 +89,15 @@ public struct Effect<Action: Sendable>: Sendable {
   /// ```swift
   /// case .posted(let comment):
   ///   state.comments.append(comment)
-  ///   return .activity(Activity.commentPosted(comment.id))
+  ///   return .activity(.commentPosted(comment.id))
   /// ```
   ///
-  /// The activity must be of the reducer's `Activity` type (spell it
-  /// `Activity.x` inside the reducer). Any other value is not delivered;
-  /// event observers see `effectFailed(NeueError.activityTypeMismatch)`.
+  /// The activity is of the reducer's `Activity` type: a value of any other
+  /// type does not compile.
   ///
   /// - Parameter activity: The event.
   /// - Returns: The effect.
-  public static func activity(_ activity: some Sendable) -> Effect {
+  public static func activity(_ activity: Activity) -> Effect {
     Effect(items: [.activity(activity)])
   }
 
@@ -144,9 +159,9 @@ public struct Effect<Action: Sendable>: Sendable {
 /// ```
 ///
 /// Once the effect's task is cancelled, sending does nothing.
-public struct Send<Action: Sendable>: Sendable {
+public struct Send<Action: Sendable, Activity: Sendable>: Sendable {
   let deliver: @Sendable (Action) -> Void
-  let deliverActivity: @Sendable (any Sendable) -> Void
+  let deliverActivity: @Sendable (Activity) -> Void
 
   /// Sends `action` to the store (queued like any other send).
   ///
@@ -162,17 +177,16 @@ public struct Send<Action: Sendable>: Sendable {
   /// ```swift
   /// .run { send in
   ///   try await api.post(comment)
-  ///   send(activity: Activity.commentPosted)
+  ///   send(activity: .commentPosted)
   /// }
   /// ```
   ///
-  /// The activity must be of the reducer's `Activity` type; any other value
-  /// is not delivered, and event observers see
-  /// `effectFailed(NeueError.activityTypeMismatch)`. Once the effect's task
-  /// is cancelled, sending does nothing.
+  /// The activity is of the reducer's `Activity` type: a value of any other
+  /// type does not compile. Once the effect's task is cancelled, sending
+  /// does nothing.
   ///
   /// - Parameter activity: The event.
-  public func callAsFunction(activity: some Sendable) {
+  public func callAsFunction(activity: Activity) {
     guard !Task.isCancelled else { return }
     deliverActivity(activity)
   }

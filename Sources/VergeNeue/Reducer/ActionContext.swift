@@ -58,6 +58,7 @@ public struct ActionContext<Reducer: ReducerType>: Sendable {
   /// - Parameter activity: The event.
   public func send(_ activity: Reducer.TargetActivity) {
     engine.sendActivity(activity)
+    engine.observers.emit(.activitySent(activity))
   }
 
   /// The store's task manager, for work that outlives the action (keyed,

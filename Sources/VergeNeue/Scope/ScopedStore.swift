@@ -95,16 +95,19 @@ public final class ScopedStore<Reducer: ReducerType>: Sendable {
   ///
   /// - Parameters:
   ///   - dropsFirst: Skip the delivery of the current value.
-  ///   - queue: Where to call `receive`.
+  ///   - queue: Where to call `receive` from nonisolated code.
+  ///   - isolation: The caller's isolation (`#isolation`): from main-actor code
+  ///     `receive` runs on the main actor, as for `Store.sinkState`.
   ///   - receive: Gets each change.
   /// - Returns: The token; `storeWhileSourceActive()` ties it to the root
   ///   store.
   public func sinkState(
     dropsFirst: Bool = false,
     queue: DeliveryQueue = .committingThread,
-    _ receive: @escaping @Sendable (Changes<State>) -> Void
+    isolation: isolated (any Actor)? = #isolation,
+    _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
-    follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, receive)
+    follower.follow(anchor).sinkState(dropsFirst: dropsFirst, queue: queue, isolation: isolation, receive)
   }
 
   /// The fragment's changes as an async sequence: the current value first,

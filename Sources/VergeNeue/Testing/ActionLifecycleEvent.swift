@@ -32,7 +32,8 @@ public enum ActionCause<Action: Sendable>: Sendable {
 }
 
 /// Everything an event observer of an enum-action store can follow:
-/// reductions with their cause, and each effect task's start and end.
+/// reductions with their cause, each effect task's start and end, and the
+/// activities effects send.
 /// Added with `observeLifecycle(_:)`; meant for test tooling such as
 /// VergeTesting's `TestStore`.
 ///
@@ -51,4 +52,9 @@ public enum ActionLifecycleEvent<Action: Sendable, State: Sendable>: Sendable {
   /// `CancellationError` when it ended by cancellation and threw one), or
   /// `nil` when it returned.
   case effectFinished(EffectRunID, error: (any Error)?)
+  /// An effect sent `activity` (a value of the reducer's `Activity` type)
+  /// and it was delivered. `run` is the effect task that sent it (`nil`
+  /// for `Effect.activity`, which is delivered right after the reduction of
+  /// `origin`); `origin` is the action whose reduction returned the effect.
+  case activitySent(any Sendable, run: EffectRunID?, origin: Action)
 }

@@ -9,4 +9,7 @@ public enum ReducerEvent<State: Sendable>: Sendable {
   case actionStarted(ActionInfo)
   /// An action finished; `error` is what it threw, if anything.
   case actionFinished(ActionInfo, error: (any Error)?)
+  /// An action sent `activity` (a value of the reducer's `TargetActivity`
+  /// type) through its context, on the action's task.
+  case activitySent(any Sendable)
 }

@@ -18,8 +18,9 @@
 /// Read with `entities` and `indexes`; change with `performBatchUpdates`.
 /// `Equatable` is cheap: parts a batch did not touch compare in O(1), so
 /// `changes.ifChanged(\.database)` costs almost nothing. `Codable` is
-/// synthesised; decoding refuses damaged data.
-public protocol DatabaseType: Equatable, Sendable, Codable {
+/// synthesised; decoding refuses damaged data. Test diffs show a database
+/// by table, entity ID and field (`DiffRepresentable`).
+public protocol DatabaseType: Equatable, Sendable, Codable, DiffRepresentable {
   /// The tables, declared as `EntityTableKey` properties.
   associatedtype Schema: EntitySchemaType
   /// The indexes, declared as `IndexKey` properties.

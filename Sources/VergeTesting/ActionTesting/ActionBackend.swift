@@ -16,11 +16,12 @@ import VergeNeue
 ///   reduction of the action that returned it.
 final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   typealias Item = Feature.Action
+  typealias Activity = Feature.Activity
   typealias State = Feature.State
   typealias Extra = ActionBooks<Feature.Action, Feature.State>
 
   let store: ActionStore<Feature>
-  let ledger = Ledger<Feature.Action, Feature.State, Extra>(Extra())
+  let ledger = Ledger<Feature.Action, Feature.Activity, Feature.State, Extra>(Extra())
   private let lifecycle: EventObservation
   private let failures: EventObservation
 
@@ -29,7 +30,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     let ledger = ledger
     lifecycle = store.observeLifecycle { event in ledger.update { $0.record(event) } }
     // Only `observeEvents` reports failures that are not an effect's
-    // error (an activity of the wrong type).
+    // error (an activity a scoped store's root cannot take).
     failures = store.observeEvents { event in
       guard case .effectFailed(let error) = event else { return }
       ledger.update { $0.extra.problems.append("An effect failed with an error: \(error)") }
@@ -42,8 +43,11 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
       skipItemsCall: "skipReceivedActions()",
       nextItem: "received action",
       nothingRunning: "no action was received, and no effect is running that could send one.",
+      nothingRunningForActivity: "no activity was sent, and no effect is running that could send one.",
       leftoverItems: "action(s) received but not asserted",
       leftoverOrigin: "sent by effects of",
+      activityOrigin: "sent by effects of",
+      mixedOrigin: "sent by effects of",
       stillRunning: { context, origin in
         "\(context): an effect started by \(origin) is still running. Receive its actions, or call skipInFlightEffects()."
       },
@@ -68,7 +72,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     }
   }
 
-  func timeoutMessage(label: String, timeout: Duration) -> String {
+  func timeoutMessage(label: String, timeout: Duration, waitingFor what: String) -> String {
     "\(label): timed out after \(Describe.duration(timeout)); \(store.effectsInFlight) effect(s) still running."
   }
 
@@ -79,24 +83,17 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     }
   }
 
-  func cancelRunningWork(markSkipped: Bool) {
-    if markSkipped {
-      ledger.update { data in
-        for index in data.origins.indices where data.origins[index].pending > 0 {
-          data.origins[index].skipped = true
-        }
-        data.extra.unattributedSkipped = true
-      }
-    }
+  func cancelRunningWork() {
+    ledger.update { $0.extra.unattributedSkipped = true }
     store.cancelAllEffects()
   }
 
-  func reportUnattributedWork(context: String, reporter: TestFailureReporter, file: StaticString, line: UInt) {
+  func reportUnattributedWork(context: String, reporter: TestFailureReporter, at location: FailureLocation) {
     let (running, skipped) = ledger.read { ($0.extra.unattributedRunning, $0.extra.unattributedSkipped) }
     guard running > 0, !skipped, store.effectsInFlight > 0 else { return }
     reporter.report(
       "\(context): \(running) effect(s) not started through this test store are still running. Call skipInFlightEffects() to ignore them.",
-      file: file, line: line)
+      at: location)
   }
 
   func tearDown() {
@@ -107,9 +104,9 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   /// Records a `send` about to be made.
   ///
   /// - Returns: Its origin index.
-  func beginSend(_ label: String, file: StaticString, line: UInt) -> Int {
+  func beginSend(_ label: String, at location: FailureLocation) -> Int {
     ledger.update { data in
-      data.origins.append(.init(label: label, file: file, line: line))
+      data.origins.append(.init(label: label, location: location))
       let index = data.origins.count - 1
       data.extra.awaitingReduction.append(index)
       return index

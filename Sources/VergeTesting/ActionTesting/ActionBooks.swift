@@ -29,10 +29,17 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   /// The origin of the reduction under way: the effects it starts belong
   /// to it.
   var current: Int?
-  /// Every effect task started while observed, with its origin (`nil`:
-  /// no send of the test's). Kept after the task ends: what it sent may be
-  /// reduced later.
-  var runOrigins: [EffectRunID: Int?] = [:]
+  /// An effect task started while observed.
+  struct Run: Sendable {
+    /// Its origin; `nil`: no send of the test's.
+    let origin: Int?
+    /// Its entry in the origin's timeline.
+    let entry: Int?
+  }
+
+  /// Every effect task started while observed. Kept after the task ends:
+  /// what it sent may be reduced later.
+  var runs: [EffectRunID: Run] = [:]
   /// The latest reductions, oldest first.
   var past: [Past] = []
   /// Effect tasks running that no send of the test's started.
@@ -62,6 +69,13 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
 }
 
 extension Ledger.Data where Extra == ActionBooks<Item, State> {
+  /// The origin of what the effect task `run` sent; for `nil` (an
+  /// `Effect.send` or `Effect.activity`), the reduction under way.
+  private func origin(of run: EffectRunID?) -> Int? {
+    guard let run else { return extra.current }
+    return extra.runs[run]?.origin ?? nil
+  }
+
   /// Books one lifecycle event of the store under test.
   mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
     switch event {
@@ -80,33 +94,48 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         extra.sendReductions[index] = .init(before: before, after: after)
         origin = index
       case .effect(let run?, _):
-        origin = extra.runOrigins[run] ?? nil
+        origin = self.origin(of: run)
       case .effect(nil, let source):
         origin = extra.originOfLatest(source)
       case .middleware:
         origin = nil
       }
       if case .send = cause {} else {
-        received.append(.init(item: action, before: before, after: after, origin: origin))
+        append(.item(action, before: before, after: after), origin: origin) {
+          "received \(Describe.action(action))"
+        }
       }
       extra.current = origin
       extra.remember(action, origin: origin)
-    case .effectStarted(let run, _):
+    case .effectStarted(let run, let source):
       let origin = extra.current
-      extra.runOrigins[run] = origin
+      let entry = origin.map { origins[$0].timeline.append({ "\(run) started by \(Describe.action(source))" }, status: .running) }
+      extra.runs[run] = .init(origin: origin, entry: entry)
       if let origin {
         origins[origin].pending += 1
       } else {
         extra.unattributedRunning += 1
       }
-    case .effectFinished(let run, _):
+    case .effectFinished(let run, let error):
       // Errors arrive through `observeEvents`, which reports every failure.
-      guard let entry = extra.runOrigins[run] else { return }
-      if let origin = entry {
+      guard let started = extra.runs[run] else { return }
+      if let origin = started.origin {
         origins[origin].pending -= 1
+        if let entry = started.entry {
+          let status: Timeline.Status = switch error {
+          case nil: .ended
+          case is CancellationError: .cancelled
+          default: .failed
+          }
+          origins[origin].timeline.mark(entry, status)
+        }
       } else {
         extra.unattributedRunning -= 1
       }
+    case .activitySent(let sent, let run, _):
+      // Always the reducer's type: effects carry it.
+      guard let activity = sent as? Activity else { return }
+      append(.activity(activity), origin: origin(of: run)) { "activity \(Describe.action(activity))" }
     }
   }
 }

@@ -19,18 +19,22 @@ extension TestStore where Reducer: ActionReducer {
   ///   - timeout: How long to wait; the store's ``timeout`` when `nil`.
   ///   - update: Mutates the state from before the action into the
   ///     expected state after it; `nil` when it must change nothing.
+  ///   - fileID: The assertion's file ID.
   ///   - file: The assertion's file.
   ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
   public nonisolated(nonsending) func receive(
     _ expected: Reducer.Action,
     timeout: Duration? = nil,
     assert update: ((inout Reducer.State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) async where Reducer.Action: Equatable {
-    await receiveNext(
-      from: actions, label: "receive(\(Describe.action(expected)))", timeout: timeout,
-      matching: { $0 == expected }, update: update, file: file, line: line)
+    await receiveItem(
+      from: actions, label: "receive(\(Describe.action(expected)))", timeout: timeout, waitingFor: "action",
+      matching: { $0 == expected }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// Waits for the next action that effects sent, checks it with
@@ -47,38 +51,92 @@ extension TestStore where Reducer: ActionReducer {
   ///   - timeout: How long to wait; the store's ``timeout`` when `nil`.
   ///   - update: Mutates the state from before the action into the
   ///     expected state after it; `nil` when it must change nothing.
+  ///   - fileID: The assertion's file ID.
   ///   - file: The assertion's file.
   ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
   public nonisolated(nonsending) func receive(
     where predicate: (Reducer.Action) -> Bool,
     timeout: Duration? = nil,
     assert update: ((inout Reducer.State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) async {
-    await receiveNext(
-      from: actions, label: "receive(an action matching the predicate)", timeout: timeout,
-      matching: predicate, update: update, file: file, line: line)
+    await receiveItem(
+      from: actions, label: "receive(an action matching the predicate)", timeout: timeout, waitingFor: "action",
+      matching: predicate, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
-  /// Drops the actions received so far without asserting them.
+  /// Waits for the next activity effects sent and checks that it is
+  /// `expected`.
+  ///
+  /// ```swift
+  /// await store.send(.post("hi")) { $0.isPosting = true }
+  /// await store.receive(.postFinished) { $0.isPosting = false }
+  /// await store.receiveActivity(.posted("hi"))
+  /// ```
+  ///
+  /// Activities are received in the order effects sent them, apart from
+  /// actions (an effect's activity is delivered at once, while an action it
+  /// sent before may wait its turn to be reduced): with exhaustivity on,
+  /// the next activity must be `expected`; with it off, activities that do
+  /// not match are skipped. An activity nobody receives fails at the next
+  /// `send` and at `finish()`, pointing at the `send` whose effects sent
+  /// it.
   ///
   /// - Parameters:
-  ///   - file: The call's file (errors effects threw are reported here).
+  ///   - expected: The activity the test expects next.
+  ///   - timeout: How long to wait; the store's ``timeout`` when `nil`.
+  ///   - fileID: The assertion's file ID.
+  ///   - file: The assertion's file.
+  ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
+  public nonisolated(nonsending) func receiveActivity(
+    _ expected: Reducer.Activity,
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Reducer.Activity: Equatable {
+    await receiveActivity(from: actions, expected, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
+  /// Drops the actions and activities received so far without asserting
+  /// them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID (errors effects threw are reported
+  ///     here).
+  ///   - file: The call's file.
   ///   - line: The call's line.
-  public func skipReceivedActions(file: StaticString = #filePath, line: UInt = #line) {
-    reportProblems(of: actions, file: file, line: line)
-    _ = actions.ledger.takeReceived()
+  ///   - column: The call's column.
+  public func skipReceivedActions(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipReceived(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// Cancels every effect still running, and stops `finish()` from
   /// counting the effects running now.
   ///
   /// - Parameters:
-  ///   - file: The call's file (errors effects threw are reported here).
+  ///   - fileID: The call's file ID (errors effects threw are reported
+  ///     here).
+  ///   - file: The call's file.
   ///   - line: The call's line.
-  public func skipInFlightEffects(file: StaticString = #filePath, line: UInt = #line) {
-    reportProblems(of: actions, file: file, line: line)
-    actions.cancelRunningWork(markSkipped: true)
+  ///   - column: The call's column.
+  public func skipInFlightEffects(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipInFlight(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 }

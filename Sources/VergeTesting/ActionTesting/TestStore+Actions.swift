@@ -21,21 +21,27 @@ extension TestStore where Reducer: ActionReducer {
   ///   - reducer: The reducer, with test dependencies.
   ///   - exhaustivity: How strictly to check; `.on` by default.
   ///   - timeout: How long to wait for an action or for effects to end.
-  ///   - reporter: Where failures go; `XCTFail` by default.
-  ///   - file: Where the store is made (failures at release point here).
+  ///   - reporter: Where failures go; by default the framework the test
+  ///     runs in (a Swift Testing issue, or `XCTFail`).
+  ///   - fileID: Where the store is made (failures at release point here).
+  ///   - file: Where the store is made.
   ///   - line: Where the store is made.
+  ///   - column: Where the store is made.
   public convenience init(
     initialState: Reducer.State,
     reducer: Reducer,
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(1),
-    reporter: TestFailureReporter = .xcTest,
+    reporter: TestFailureReporter = .automatic,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) {
     self.init(
       backend: ActionBackend(store: ActionStore(initialState: initialState, reducer: reducer)),
-      exhaustivity: exhaustivity, timeout: timeout, reporter: reporter, file: file, line: line)
+      exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
+      location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// The enum-action half.
@@ -79,31 +85,36 @@ extension TestStore where Reducer: ActionReducer {
   ///   - action: The action to send.
   ///   - update: Mutates the state from before the action into the state
   ///     expected after it; `nil` when the action must change nothing.
+  ///   - fileID: The assertion's file ID.
   ///   - file: The assertion's file.
   ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
   /// - Returns: The store's handle for the effects `action` started.
   @discardableResult
   public nonisolated(nonsending) func send(
     _ action: Reducer.Action,
     assert update: ((inout Reducer.State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) async -> StoreTask {
     let actions = actions
+    let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
     let label = "send(\(Describe.action(action)))"
-    reportProblems(of: actions, file: file, line: line)
-    reportUnasserted(of: actions, before: label, file: file, line: line)
-    let index = actions.beginSend(label, file: file, line: line)
+    reportProblems(of: actions, at: location)
+    reportUnasserted(of: actions, before: label, at: location)
+    let index = actions.beginSend(label, at: location)
     let task = actions.store.send(action)
-    guard let reduction = await reduction(of: index, label: label, file: file, line: line) else { return task }
-    assertStep(label, before: reduction.before, after: reduction.after, update: update, file: file, line: line)
+    guard let reduction = await reduction(of: index, label: label, at: location) else { return task }
+    assertStep(label, before: reduction.before, after: reduction.after, update: update, at: location)
     return task
   }
 
   /// Waits (event-driven) for the reduction of the send `index`; it is
   /// already there unless another thread was reducing.
   private nonisolated(nonsending) func reduction(
-    of index: Int, label: String, file: StaticString, line: UInt
+    of index: Int, label: String, at location: FailureLocation
   ) async -> ActionBooks<Reducer.Action, Reducer.State>.Reduction? {
     let actions = actions
     let deadline = ContinuousClock.now + timeout
@@ -112,7 +123,7 @@ extension TestStore where Reducer: ActionReducer {
       if let reduction = actions.takeReduction(of: index) { return reduction }
       if await !actions.ledger.wakeup.wait(since: generation, until: deadline) {
         reporter.report(
-          "\(label): the action was not reduced within \(Describe.duration(timeout)).", file: file, line: line)
+          "\(label): the action was not reduced within \(Describe.duration(timeout)).", at: location)
         return nil
       }
     }

@@ -15,6 +15,11 @@
 /// //   actual:   "c"
 /// ```
 ///
+/// A value that is `DiffRepresentable` is compared by the parts it names
+/// instead: a VergeORM database by table, entity ID and field
+/// (`database.book["b1"].name`), its indexes by their contents; an entry
+/// on one side only shows as `(absent)` on the other.
+///
 /// Values are compared through their rendering, so two values that render
 /// the same count as equal here; ``render(expected:actual:)`` falls back to
 /// showing both whole values when the walk finds no difference.
@@ -114,6 +119,10 @@ public enum StateDiff {
       leaf(expected, actual, path: path, into: &result)
       return
     }
+    if let e = e as? any DiffRepresentable, let a = a as? any DiffRepresentable {
+      collect(e.diffRepresentation, a.diffRepresentation, path: path, depth: depth, into: &result)
+      return
+    }
     switch eMirror.displayStyle {
     case .optional:
       let eValue = eMirror.children.first?.value
@@ -163,6 +172,43 @@ public enum StateDiff {
     default:
       leaf(expected, actual, path: path, into: &result)
     }
+  }
+
+  /// Compares two representations part by part: named parts as fields,
+  /// keyed parts as entries; a part on one side only is `(absent)` on the
+  /// other.
+  private static func collect(
+    _ expected: DiffRepresentation, _ actual: DiffRepresentation, path: String, depth: Int,
+    into result: inout [Difference]
+  ) {
+    switch (expected, actual) {
+    case (.fields(let e), .fields(let a)):
+      for (name, eSlot, aSlot) in zipByKey(e.map { ($0.name, $0.value) }, a.map { ($0.name, $0.value) }) {
+        collect(eSlot, aSlot, path: join(path, field: name), depth: depth + 1, into: &result)
+      }
+    case (.entries(let e), .entries(let a)):
+      for (key, eSlot, aSlot) in zipByKey(e.map { ($0.key, $0.value) }, a.map { ($0.key, $0.value) }) {
+        collect(eSlot, aSlot, path: (path.isEmpty ? "self" : path) + "[\(key)]", depth: depth + 1, into: &result)
+      }
+    default:
+      leaf(.present(expected), .present(actual), path: path, into: &result)
+    }
+  }
+
+  /// Pairs parts by key: the expected side's keys in order, then those
+  /// only the actual side has.
+  private static func zipByKey(_ expected: [(String, Any)], _ actual: [(String, Any)]) -> [(String, Slot, Slot)] {
+    var actualByKey: [String: Any] = [:]
+    for (key, value) in actual { actualByKey[key] = value }
+    var seen = Set<String>()
+    var pairs: [(String, Slot, Slot)] = []
+    for (key, value) in expected where seen.insert(key).inserted {
+      pairs.append((key, .present(value), actualByKey[key].map { .present($0) } ?? .absent))
+    }
+    for (key, value) in actual where seen.insert(key).inserted {
+      pairs.append((key, .absent, .present(value)))
+    }
+    return pairs
   }
 
   private static func entries(of mirror: Mirror, depth: Int) -> [String: Any] {

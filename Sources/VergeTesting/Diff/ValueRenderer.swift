@@ -10,6 +10,9 @@ enum ValueRenderer {
     if let text = value as? String { return text.debugDescription }
     if let character = value as? Character { return String(character).debugDescription }
     guard depth < maximumDepth else { return "…" }
+    if let value = value as? any DiffRepresentable {
+      return render(value.diffRepresentation, depth: depth)
+    }
     let mirror = Mirror(reflecting: value)
     let children = Array(mirror.children)
     switch mirror.displayStyle {
@@ -34,6 +37,18 @@ enum ValueRenderer {
       return pairs.isEmpty ? "[:]" : "[\(pairs.joined(separator: ", "))]"
     default:
       return String(describing: value)
+    }
+  }
+
+  /// `(book: […], author: […])` for named parts, `["b1": …]` for keyed
+  /// ones.
+  private static func render(_ representation: DiffRepresentation, depth: Int) -> String {
+    switch representation {
+    case .fields(let parts):
+      return "(" + parts.map { "\($0.name): \(render($0.value, depth: depth + 1))" }.joined(separator: ", ") + ")"
+    case .entries(let parts):
+      guard !parts.isEmpty else { return "[:]" }
+      return "[" + parts.map { "\($0.key): \(render($0.value, depth: depth + 1))" }.joined(separator: ", ") + "]"
     }
   }
 

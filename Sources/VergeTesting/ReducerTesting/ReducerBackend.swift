@@ -14,6 +14,8 @@ struct ReducerBooks<State: Sendable>: Sendable {
   var direct: Direct?
   /// How to cancel each dispatch's task, by origin index.
   var cancels: [Int: @Sendable () -> Void] = [:]
+  /// Each dispatch's entry in its timeline, by origin index.
+  var runEntries: [Int: Int] = [:]
 }
 
 /// The method-reducer half of a `TestStore`: the `ReducerStore` under test
@@ -21,11 +23,12 @@ struct ReducerBooks<State: Sendable>: Sendable {
 /// test's own `commit` or to the `dispatch` whose action committed it.
 final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
   typealias Item = ReducerMutation<Reducer.TargetState>
+  typealias Activity = Reducer.TargetActivity
   typealias State = Reducer.TargetState
   typealias Extra = ReducerBooks<Reducer.TargetState>
 
   let store: ReducerStore<Reducer>
-  let ledger = Ledger<Item, State, Extra>(Extra())
+  let ledger = Ledger<Item, Activity, State, Extra>(Extra())
   private let observation: EventObservation
 
   init(store: ReducerStore<Reducer>) {
@@ -33,18 +36,30 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     let ledger = ledger
     let id = ObjectIdentifier(ledger)
     observation = store.observeEvents { event in
-      guard case .committed(let mutation, let before, let after) = event else { return }
       let tag = CommitScope.current.flatMap { $0.ledger == id ? $0 : nil }
-      ledger.update { data in
-        if let tag, tag.origin == nil, var direct = data.extra.direct, direct.after == nil,
-          direct.name == mutation.name, direct.line == mutation.line
-        {
-          direct.before = before
-          direct.after = after
-          data.extra.direct = direct
-          return
+      switch event {
+      case .committed(let mutation, let before, let after):
+        ledger.update { data in
+          if let tag, tag.origin == nil, var direct = data.extra.direct, direct.after == nil,
+            direct.name == mutation.name, direct.line == mutation.line
+          {
+            direct.before = before
+            direct.after = after
+            data.extra.direct = direct
+            return
+          }
+          data.append(.item(mutation, before: before, after: after), origin: tag?.origin) {
+            "committed \(mutation.name)"
+          }
         }
-        data.received.append(.init(item: mutation, before: before, after: after, origin: tag?.origin))
+      case .activitySent(let sent):
+        // Always the reducer's type: `ActionContext.send` takes only it.
+        guard let activity = sent as? Activity else { return }
+        ledger.update { data in
+          data.append(.activity(activity), origin: tag?.origin) { "activity \(Describe.action(activity))" }
+        }
+      case .actionStarted, .actionFinished:
+        break
       }
     }
   }
@@ -55,8 +70,11 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
       skipItemsCall: "skipReceivedMutations()",
       nextItem: "committed mutation",
       nothingRunning: "no mutation was committed, and no dispatched action is running that could commit one.",
+      nothingRunningForActivity: "no activity was sent, and no dispatched action is running that could send one.",
       leftoverItems: "mutation(s) committed but not asserted",
       leftoverOrigin: "committed by",
+      activityOrigin: "sent by",
+      mixedOrigin: "from",
       stillRunning: { context, origin in
         "\(context): \(origin) is still running. Receive its mutations, or call skipInFlightActions()."
       },
@@ -64,34 +82,29 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
       describeNext: { $0.name.debugDescription })
   }
 
-  var canProduce: Bool { ledger.read { $0.origins.contains { $0.pending > 0 } } }
+  var canProduce: Bool { ledger.hasPendingWork }
 
   var isSettled: Bool { ledger.isSettled }
 
   /// Nothing to watch: a dispatch's end is an event of its own.
   func watchForIdle() {}
 
-  func timeoutMessage(label: String, timeout: Duration) -> String {
-    "\(label): timed out after \(Describe.duration(timeout)) waiting for the mutation."
+  func timeoutMessage(label: String, timeout: Duration, waitingFor what: String) -> String {
+    "\(label): timed out after \(Describe.duration(timeout)) waiting for the \(what)."
   }
 
   /// Dispatched actions report their errors through their handle.
   func takeProblems() -> [String] { [] }
 
-  func cancelRunningWork(markSkipped: Bool) {
-    let cancels = ledger.update { data -> [@Sendable () -> Void] in
-      var cancels: [@Sendable () -> Void] = []
-      for index in data.origins.indices where data.origins[index].pending > 0 {
-        if let cancel = data.extra.cancels[index] { cancels.append(cancel) }
-        if markSkipped { data.origins[index].skipped = true }
-      }
-      return cancels
+  func cancelRunningWork() {
+    let cancels = ledger.read { data in
+      data.origins.indices.filter { data.origins[$0].pending > 0 }.compactMap { data.extra.cancels[$0] }
     }
     for cancel in cancels { cancel() }
   }
 
   /// Every running dispatch is an origin: nothing else to report.
-  func reportUnattributedWork(context: String, reporter: TestFailureReporter, file: StaticString, line: UInt) {}
+  func reportUnattributedWork(context: String, reporter: TestFailureReporter, at location: FailureLocation) {}
 
   func tearDown() {
     observation.cancel()
@@ -117,13 +130,23 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
   /// Starts `action` in a task of its own, tagged so that its commits are
   /// attributed to the dispatch `label`.
   func dispatch<Result: Sendable>(
-    _ action: ReducerAction<Reducer, Result>, label: String, file: StaticString, line: UInt
+    _ action: ReducerAction<Reducer, Result>, label: String, at location: FailureLocation
   ) -> Task<Result, any Error> {
-    let index = ledger.begin(label, file: file, line: line)
+    let index = ledger.begin(label, at: location)
+    let name = action.name
+    ledger.modify { data in
+      data.extra.runEntries[index] = data.origins[index].timeline.append({ "\(name) started" }, status: .running)
+    }
     let task = CommitScope.$current.withValue(.init(ledger: ObjectIdentifier(ledger), origin: index)) {
       Task { [store, ledger] in
-        defer { ledger.update { $0.origins[index].pending -= 1 } }
-        return try await store.dispatch { _ in action }
+        do {
+          let result = try await store.dispatch { _ in action }
+          ledger.update { $0.endDispatch(index, .ended) }
+          return result
+        } catch {
+          ledger.update { $0.endDispatch(index, error is CancellationError ? .cancelled : .failed) }
+          throw error
+        }
       }
     }
     let skipped = ledger.modify { data -> Bool in
@@ -132,5 +155,13 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     }
     if skipped { task.cancel() }
     return task
+  }
+}
+
+extension Ledger.Data where Extra == ReducerBooks<State> {
+  /// Books the end of the dispatch `index`.
+  mutating func endDispatch(_ index: Int, _ status: Timeline.Status) {
+    origins[index].pending -= 1
+    if let entry = extra.runEntries[index] { origins[index].timeline.mark(entry, status) }
   }
 }

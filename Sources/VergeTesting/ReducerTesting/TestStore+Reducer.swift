@@ -17,21 +17,27 @@ extension TestStore where Reducer: ReducerType {
   ///     clients).
   ///   - exhaustivity: How strictly to check; `.on` by default.
   ///   - timeout: How long to wait for a mutation or for actions to end.
-  ///   - reporter: Where failures go; `XCTFail` by default.
-  ///   - file: Where the store is made (failures at release point here).
+  ///   - reporter: Where failures go; by default the framework the test
+  ///     runs in (a Swift Testing issue, or `XCTFail`).
+  ///   - fileID: Where the store is made (failures at release point here).
+  ///   - file: Where the store is made.
   ///   - line: Where the store is made.
+  ///   - column: Where the store is made.
   public convenience init(
     initialState: Reducer.TargetState,
     reducer: Reducer,
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(1),
-    reporter: TestFailureReporter = .xcTest,
+    reporter: TestFailureReporter = .automatic,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) {
     self.init(
       backend: ReducerBackend(store: ReducerStore(initialState: initialState, reducer: reducer)),
-      exhaustivity: exhaustivity, timeout: timeout, reporter: reporter, file: file, line: line)
+      exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
+      location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// The method-reducer half.
@@ -70,23 +76,28 @@ extension TestStore where Reducer: ReducerType {
   ///   - mutation: Picks the mutation from the reducer.
   ///   - update: Mutates the state from before into the expected state
   ///     after; `nil` when the mutation must change nothing.
+  ///   - fileID: The assertion's file ID.
   ///   - file: The assertion's file.
   ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
   public func commit(
     _ mutation: (Reducer) -> ReducerMutation<Reducer.TargetState>,
     assert update: ((inout Reducer.TargetState) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) {
     let methods = methods
+    let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
     let mutation = mutation(methods.store.reducer)
     let label = "commit(\(mutation.name))"
-    reportUnasserted(of: methods, before: label, file: file, line: line)
+    reportUnasserted(of: methods, before: label, at: location)
     guard let committed = methods.commitDirectly(mutation) else {
-      reporter.report("\(label): the mutation was not committed.", file: file, line: line)
+      reporter.report("\(label): the mutation was not committed.", at: location)
       return
     }
-    assertStep(label, before: committed.before, after: committed.after, update: update, file: file, line: line)
+    assertStep(label, before: committed.before, after: committed.after, update: update, at: location)
   }
 
   /// Starts an action of the reducer in the background; assert the
@@ -104,19 +115,24 @@ extension TestStore where Reducer: ReducerType {
   ///
   /// - Parameters:
   ///   - action: Picks the action from the reducer.
-  ///   - file: Where it is dispatched (failures about it point here).
+  ///   - fileID: Where it is dispatched (failures about it point here).
+  ///   - file: Where it is dispatched.
   ///   - line: Where it is dispatched.
+  ///   - column: Where it is dispatched.
   /// - Returns: A handle for the action's result.
   @discardableResult
   public func dispatch<Result: Sendable>(
     _ action: (Reducer) -> ReducerAction<Reducer, Result>,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) -> DispatchedAction<Result> {
     let methods = methods
+    let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
     let action = action(methods.store.reducer)
     let label = "dispatch(\(action.name))"
-    reportUnasserted(of: methods, before: label, file: file, line: line)
-    return DispatchedAction(task: methods.dispatch(action, label: label, file: file, line: line))
+    reportUnasserted(of: methods, before: label, at: location)
+    return DispatchedAction(task: methods.dispatch(action, label: label, at: location))
   }
 }

@@ -1,45 +1,123 @@
 import XCTest
 
+#if canImport(Testing)
+  import Testing
+#endif
+
 /// Where a `TestStore` sends its failures.
 ///
-/// The default, ``xcTest``, calls `XCTFail` with the message and the test's
-/// own file and line, so the failure shows up at the assertion that failed.
-/// Tests of test tooling (and of helpers built on it) can capture failures
+/// The default, ``automatic``, records each failure in the framework the
+/// test runs in — a Swift Testing issue inside `@Test`, `XCTFail` inside an
+/// `XCTestCase` — at the test's own file and line, so it shows up at the
+/// assertion that failed.
+///
+/// Tests of test tooling (and of helpers built on it) capture failures
 /// instead and check their exact text, which `XCTExpectFailure` cannot do
 /// on Linux:
 ///
 /// ```swift
-/// let failures = SharedLock<[String]>([])
+/// import Synchronization
+///
+/// final class Failures: Sendable {
+///   let messages = Mutex<[String]>([])
+/// }
+///
+/// let failures = Failures()
 /// let reporter = TestFailureReporter { message, _, _ in
-///   failures.withLock { $0.append(message) }
+///   failures.messages.withLock { $0.append(message) }
 /// }
 /// let store = TestStore(initialState: .init(), reducer: Counter(), reporter: reporter)
+/// await store.send(.increment) { $0.count = 2 }
+/// // failures.messages now holds "send(.increment): the state is not what was expected: …"
 /// ```
 public struct TestFailureReporter: Sendable {
-  private let handler: @Sendable (_ message: String, _ file: StaticString, _ line: UInt) -> Void
+  private let handler: @Sendable (_ message: String, _ location: FailureLocation) -> Void
 
-  /// Creates a reporter that passes each failure to `handler`.
-  ///
-  /// - Parameter handler: Receives the failure's message and the file and
-  ///   line of the assertion that failed. It may be called from any thread.
-  public init(_ handler: @escaping @Sendable (_ message: String, _ file: StaticString, _ line: UInt) -> Void) {
+  private init(location handler: @escaping @Sendable (_ message: String, _ location: FailureLocation) -> Void) {
     self.handler = handler
   }
 
-  /// Reports `message` through `XCTFail` at the given file and line.
-  public static var xcTest: TestFailureReporter {
-    TestFailureReporter { message, file, line in
-      XCTFail(message, file: file, line: line)
-    }
+  /// Creates a reporter that passes each failure to `handler` instead of
+  /// failing the test.
+  ///
+  /// - Parameter handler: Receives the failure's message and the file
+  ///   (`#filePath`) and line of the assertion that failed. It may be
+  ///   called from any thread.
+  public init(_ handler: @escaping @Sendable (_ message: String, _ file: StaticString, _ line: UInt) -> Void) {
+    self.handler = { message, location in handler(message, location.filePath, location.line) }
   }
+
+  /// Records each failure in the framework the test runs in: a Swift
+  /// Testing issue while a Swift Testing test runs (`Test.current` is set),
+  /// otherwise `XCTFail`. The default of every `TestStore`.
+  public static var automatic: TestFailureReporter {
+    TestFailureReporter(location: { message, location in
+      #if canImport(Testing)
+        if Test.current != nil {
+          recordIssue(message, at: location)
+          return
+        }
+      #endif
+      XCTFail(message, file: location.filePath, line: location.line)
+    })
+  }
+
+  /// Reports each failure through `XCTFail` at the assertion's file and
+  /// line.
+  public static var xcTest: TestFailureReporter {
+    TestFailureReporter(location: { message, location in
+      XCTFail(message, file: location.filePath, line: location.line)
+    })
+  }
+
+  #if canImport(Testing)
+    /// Records each failure as a Swift Testing issue at the assertion's
+    /// source location.
+    public static var swiftTesting: TestFailureReporter {
+      TestFailureReporter(location: { message, location in recordIssue(message, at: location) })
+    }
+
+    private static func recordIssue(_ message: String, at location: FailureLocation) {
+      Issue.record(
+        Comment(rawValue: message),
+        sourceLocation: SourceLocation(
+          fileID: "\(location.fileID)", filePath: "\(location.filePath)",
+          line: Int(location.line), column: Int(location.column)))
+    }
+  #endif
 
   /// Reports one failure.
   ///
+  /// Helpers built on a test store call it to fail at their caller's
+  /// location:
+  ///
+  /// ```swift
+  /// func expectEmpty(_ store: TestStore<Gallery>, fileID: StaticString = #fileID,
+  ///                  file: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+  ///   if !store.state.photos.isEmpty {
+  ///     store.reporter.report("photos not empty", fileID: fileID, file: file, line: line, column: column)
+  ///   }
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - message: What went wrong.
-  ///   - file: The file of the assertion that failed.
+  ///   - fileID: The `#fileID` of the assertion that failed.
+  ///   - file: The `#filePath` of the assertion that failed.
   ///   - line: The line of the assertion that failed.
-  public func report(_ message: String, file: StaticString, line: UInt) {
-    handler(message, file, line)
+  ///   - column: The column of the assertion that failed.
+  public func report(
+    _ message: String,
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    handler(message, FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
+  /// Reports one failure at `location`.
+  func report(_ message: String, at location: FailureLocation) {
+    handler(message, location)
   }
 }

@@ -1,48 +1,73 @@
 @_spi(Internal) import Verge
 
 /// What a `TestStore` has seen of its store: the sends or dispatches the
-/// test started (its *origins*), the work still attributed to each, and the
-/// actions or mutations that work produced and the test has not asserted
-/// yet.
+/// test started (its *origins*), the work still attributed to each, what
+/// that work produced and the test has not asserted yet, and each origin's
+/// timeline for failure messages.
 ///
 /// Both reducer shapes keep their books here; `Extra` holds what only one
 /// shape needs, under the same lock, so one update sees and changes
 /// everything at once. Every update wakes the waiting test.
-final class Ledger<Item: Sendable, State: Sendable, Extra: Sendable>: Sendable {
+final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: Sendable>: Sendable {
   /// One `send` or `dispatch` the test made.
   struct Origin: Sendable {
     /// `send(.load)`, `dispatch(refresh())`.
     let label: String
-    let file: StaticString
-    let line: UInt
+    let location: FailureLocation
     /// Work attributed to it that has not ended: its own reduction or run,
     /// and every effect it started, transitively.
     var pending = 1
     /// Set by a skip (or the end of the test): its work no longer counts.
     var skipped = false
+    /// What its work did, in order.
+    var timeline = Timeline()
 
     /// Whether work attributed to it still counts as running.
     var isRunning: Bool { pending > 0 && !skipped }
 
     /// ` (from send(.load) at File.swift:12)`.
-    var fromClause: String { " (from \(label) at \(Describe.location(file, line)))" }
+    var fromClause: String { " (from \(label) at \(location.short))" }
   }
 
-  /// An action or mutation produced by the store's own work (an effect, a
-  /// dispatched action), waiting to be asserted.
+  /// What the store's own work produced: an action or mutation with the
+  /// change of state it made, or an activity.
+  enum Produced: Sendable {
+    case item(Item, before: State, after: State)
+    case activity(Activity)
+
+    var isActivity: Bool {
+      if case .activity = self { true } else { false }
+    }
+  }
+
+  /// Something produced by the store's own work (an effect, a dispatched
+  /// action), waiting to be asserted.
   struct Received: Sendable {
-    let item: Item
-    let before: State
-    let after: State
+    let produced: Produced
     /// The index of the origin whose work produced it; `nil` when no origin
     /// of this test store's started that work.
     let origin: Int?
+    /// Its entry in the origin's timeline.
+    let entry: Int?
   }
 
   struct Data: Sendable {
     var origins: [Origin] = []
     var received: [Received] = []
     var extra: Extra
+
+    /// Queues `produced` for the test to assert and notes it in its
+    /// origin's timeline.
+    mutating func append(_ produced: Produced, origin: Int?, describe: @escaping @Sendable () -> String) {
+      let entry = origin.map { origins[$0].timeline.append(describe, status: .notAsserted) }
+      received.append(Received(produced: produced, origin: origin, entry: entry))
+    }
+
+    /// Marks what became of `received` in its origin's timeline.
+    mutating func mark(_ received: Received, _ status: Timeline.Status) {
+      guard let origin = received.origin, let entry = received.entry else { return }
+      origins[origin].timeline.mark(entry, status)
+    }
   }
 
   private let data: SharedLock<Data>
@@ -76,9 +101,9 @@ final class Ledger<Item: Sendable, State: Sendable, Extra: Sendable>: Sendable {
   /// Records a new origin, with its own reduction or run pending.
   ///
   /// - Returns: Its index.
-  func begin(_ label: String, file: StaticString, line: UInt) -> Int {
+  func begin(_ label: String, at location: FailureLocation) -> Int {
     update { data in
-      data.origins.append(Origin(label: label, file: file, line: line))
+      data.origins.append(Origin(label: label, location: location))
       return data.origins.count - 1
     }
   }
@@ -86,19 +111,46 @@ final class Ledger<Item: Sendable, State: Sendable, Extra: Sendable>: Sendable {
   /// A copy of every origin.
   var origins: [Origin] { read(\.origins) }
 
+  /// Whether some origin's work is still pending (skipped or not).
+  var hasPendingWork: Bool { read { $0.origins.contains { $0.pending > 0 } } }
+
   /// Whether no origin's work counts as running.
   var isSettled: Bool { read { $0.origins.allSatisfy { !$0.isRunning } } }
 
-  /// Removes and returns the oldest item not asserted yet.
-  func popReceived() -> Received? {
-    data.withLock { $0.received.isEmpty ? nil : $0.received.removeFirst() }
+  /// Removes and returns the oldest thing not asserted yet of the kind
+  /// asked for: activities, or actions and mutations.
+  func popReceived(activity: Bool) -> Received? {
+    data.withLock { data in
+      guard let index = data.received.firstIndex(where: { $0.produced.isActivity == activity }) else { return nil }
+      return data.received.remove(at: index)
+    }
   }
 
-  /// Removes and returns every item not asserted yet.
-  func takeReceived() -> [Received] {
+  /// Marks what became of `received` in its origin's timeline.
+  func mark(_ received: Received, _ status: Timeline.Status) {
+    data.withLock { $0.mark(received, status) }
+  }
+
+  /// Removes and returns every item not asserted yet, marking them with
+  /// `status` in their timelines.
+  func takeReceived(marking status: Timeline.Status = .notAsserted) -> [Received] {
     data.withLock { data in
       defer { data.received = [] }
+      for received in data.received { data.mark(received, status) }
       return data.received
+    }
+  }
+
+  /// Marks the work of every origin still pending as skipped, so it no
+  /// longer counts as running.
+  ///
+  /// - Returns: The indices of those origins.
+  @discardableResult
+  func skipPendingWork() -> [Int] {
+    update { data in
+      let indices = data.origins.indices.filter { data.origins[$0].pending > 0 }
+      for index in indices { data.origins[index].skipped = true }
+      return indices
     }
   }
 }

@@ -1,8 +1,9 @@
 extension TestStore {
   /// Waits for the work still running, then fails for what the test left
-  /// unasserted: actions or mutations produced and not received, and work
-  /// still running after `timeout`, each reported at the `send` or
-  /// `dispatch` that started it.
+  /// unasserted: actions, mutations or activities produced and not
+  /// received, and work still running after `timeout`. Each failure is
+  /// reported at the `send` or `dispatch` that started the work, with a
+  /// short timeline of what that work did.
   ///
   /// ```swift
   /// await store.send(.start)
@@ -16,18 +17,23 @@ extension TestStore {
   /// - Parameters:
   ///   - timeout: How long to wait for the work to end; the store's
   ///     ``timeout`` when `nil`.
+  ///   - fileID: The call's file ID.
   ///   - file: The call's file.
   ///   - line: The call's line.
+  ///   - column: The call's column.
   public nonisolated(nonsending) func finish(
     timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
     file: StaticString = #filePath,
-    line: UInt = #line
+    line: UInt = #line,
+    column: UInt = #column
   ) async {
-    await finish(backend, timeout: timeout, file: file, line: line)
+    await finish(
+      backend, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   private nonisolated(nonsending) func finish<Backend: TestStoreBackend>(
-    _ backend: Backend, timeout: Duration?, file: StaticString, line: UInt
+    _ backend: Backend, timeout: Duration?, at location: FailureLocation
   ) async {
     let ledger = backend.ledger
     let deadline = ContinuousClock.now + (timeout ?? self.timeout)
@@ -38,43 +44,64 @@ extension TestStore {
       if await !ledger.wakeup.wait(since: generation, until: deadline) { break }
     }
     finished = true
-    reportProblems(of: backend, file: file, line: line)
+    reportProblems(of: backend, at: location)
     if exhaustivity == .on {
-      reportLeftovers(of: backend, context: "finish()", file: file, line: line)
+      reportLeftovers(of: backend, context: "finish()", at: location)
     }
-    backend.cancelRunningWork(markSkipped: true)
+    skipAndCancelRunningWork(of: backend)
   }
 
-  /// Reports items produced and not asserted, and work still running.
-  func reportLeftovers(context: String, file: StaticString, line: UInt) {
-    reportLeftovers(of: backend, context: context, file: file, line: line)
+  /// Reports what was produced and not asserted, and work still running.
+  func reportLeftovers(context: String, at location: FailureLocation) {
+    reportLeftovers(of: backend, context: context, at: location)
   }
 
   private func reportLeftovers<Backend: TestStoreBackend>(
-    of backend: Backend, context: String, file: StaticString, line: UInt
+    of backend: Backend, context: String, at location: FailureLocation
   ) {
     let received = backend.ledger.takeReceived()
     let origins = backend.ledger.origins
     let vocabulary = backend.vocabulary
-    var byOrigin: [Int?: [String]] = [:]
+    var byOrigin: [Int?: [Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced]] = [:]
     for item in received {
-      byOrigin[item.origin, default: []].append("  " + vocabulary.describe(item.item))
+      byOrigin[item.origin, default: []].append(item.produced)
     }
+    var reported = Set<Int>()
     for origin in byOrigin.keys.sorted(by: { ($0 ?? -1) < ($1 ?? -1) }) {
       let list = byOrigin[origin, default: []]
-      let header = "\(context): \(list.count) \(vocabulary.leftoverItems)"
+      let activities = list.count(where: \.isActivity)
+      let items = list.count - activities
+      let counts = [
+        items > 0 ? "\(items) \(vocabulary.leftoverItems)" : nil,
+        activities > 0 ? "\(activities) activity(ies) sent but not asserted" : nil,
+      ].compactMap { $0 }.joined(separator: ", and ")
+      let lines = list.map { "  " + Self.describe($0, vocabulary) }.joined(separator: "\n")
       if let origin {
         let source = origins[origin]
-        reporter.report(
-          "\(header), \(vocabulary.leftoverOrigin) \(source.label):\n" + list.joined(separator: "\n"),
-          file: source.file, line: source.line)
+        let joint =
+          activities == 0 ? vocabulary.leftoverOrigin : items == 0 ? vocabulary.activityOrigin : vocabulary.mixedOrigin
+        var message = "\(context): \(counts), \(joint) \(source.label):\n" + lines
+        if source.isRunning && backend.canProduce {
+          message += "\n" + vocabulary.stillRunning(context, source.label)
+        }
+        reported.insert(origin)
+        reporter.report(message + "\n" + timeline(of: source), at: source.location)
       } else {
-        reporter.report("\(header):\n" + list.joined(separator: "\n"), file: file, line: line)
+        reporter.report("\(context): \(counts):\n" + lines, at: location)
       }
     }
-    for origin in origins where origin.isRunning && backend.canProduce {
-      reporter.report(vocabulary.stillRunning(context, origin.label), file: origin.file, line: origin.line)
+    for (index, origin) in origins.enumerated()
+    where origin.isRunning && backend.canProduce && !reported.contains(index) {
+      reporter.report(
+        vocabulary.stillRunning(context, origin.label) + "\n" + timeline(of: origin), at: origin.location)
     }
-    backend.reportUnattributedWork(context: context, reporter: reporter, file: file, line: line)
+    backend.reportUnattributedWork(context: context, reporter: reporter, at: location)
+  }
+
+  /// `Timeline of send(.load) at GalleryTests.swift:12:` and its entries.
+  private func timeline<Item, Activity, State, Extra>(
+    of origin: Ledger<Item, Activity, State, Extra>.Origin
+  ) -> String {
+    origin.timeline.render(title: "Timeline of \(origin.label) at \(origin.location.short)")
   }
 }

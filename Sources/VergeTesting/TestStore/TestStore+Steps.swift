@@ -1,63 +1,131 @@
 /// The logic both reducer shapes share: checking a step, reporting what
-/// was not asserted before the next one, and waiting for the next item.
+/// was not asserted before the next one, waiting for the next thing the
+/// store's work produced, and skipping.
 extension TestStore {
   /// Checks one step's change of state against the test's closure and
-  /// reports a mismatch at `file`/`line`.
+  /// reports a mismatch at `location`.
   func assertStep<State: Equatable>(
     _ label: String,
     before: State,
     after: State,
     update: ((inout State) throws -> Void)?,
-    file: StaticString,
-    line: UInt
+    at location: FailureLocation
   ) {
     if let message = StateAssertion.check(
       label, before: before, after: after, exhaustivity: exhaustivity, update: update)
     {
-      reporter.report(message, file: file, line: line)
+      reporter.report(message, at: location)
     }
   }
 
   /// Reports the problems the backend collected (errors effects threw).
-  func reportProblems<Backend: TestStoreBackend>(of backend: Backend, file: StaticString, line: UInt) {
+  func reportProblems<Backend: TestStoreBackend>(of backend: Backend, at location: FailureLocation) {
     for problem in backend.takeProblems() {
-      reporter.report(problem, file: file, line: line)
+      reporter.report(problem, at: location)
     }
   }
 
-  /// With exhaustivity on, reports (at `file`/`line`) the items produced
-  /// and not asserted before the step `label`; drops them either way.
+  /// With exhaustivity on, reports (at `location`) what was produced and
+  /// not asserted before the step `label`; drops it either way.
   func reportUnasserted<Backend: TestStoreBackend>(
-    of backend: Backend, before label: String, file: StaticString, line: UInt
+    of backend: Backend, before label: String, at location: FailureLocation
   ) {
-    let pending = backend.ledger.takeReceived()
+    let pending = backend.ledger.takeReceived(marking: exhaustivity == .on ? .notAsserted : .skipped)
     guard exhaustivity == .on, !pending.isEmpty else { return }
     let origins = backend.ledger.origins
     let vocabulary = backend.vocabulary
     let list = pending.map { received in
-      "  " + vocabulary.describe(received.item) + (received.origin.map { origins[$0].fromClause } ?? "")
+      "  " + Self.describe(received.produced, vocabulary) + (received.origin.map { origins[$0].fromClause } ?? "")
     }
+    let activities = pending.count(where: \.produced.isActivity)
+    let items = pending.count - activities
+    let counts = [
+      items > 0 ? "\(items) \(vocabulary.unassertedItems)" : nil,
+      activities > 0 ? "\(activities) sent activity(ies)" : nil,
+    ].compactMap { $0 }.joined(separator: " and ")
+    let calls = [items > 0 ? "receive" : nil, activities > 0 ? "receiveActivity" : nil]
+      .compactMap { $0 }.joined(separator: " and ")
     reporter.report(
-      "\(label): \(pending.count) \(vocabulary.unassertedItems) must be asserted with receive, or skipped with \(vocabulary.skipItemsCall), first:\n"
+      "\(label): \(counts) must be asserted with \(calls), or skipped with \(vocabulary.skipItemsCall), first:\n"
         + list.joined(separator: "\n"),
-      file: file, line: line)
+      at: location)
   }
 
-  /// Waits for the next item that matches `predicate` and asserts the state
-  /// it produced.
-  ///
-  /// With exhaustivity on the next item must match; with it off, items
-  /// that do not are skipped. The wait ends as soon as the store produces
-  /// an item, fails at once when nothing runs that could produce one, and
-  /// fails after `timeout`.
-  nonisolated(nonsending) func receiveNext<Backend: TestStoreBackend>(
+  /// `.tick`, `setPhotos(_:)`, `activity .posted("hi")`: one produced thing
+  /// in a list.
+  static func describe<Item, Activity, State>(
+    _ produced: Ledger<Item, Activity, State, some Sendable>.Produced, _ vocabulary: Vocabulary<Item>
+  ) -> String {
+    switch produced {
+    case .item(let item, _, _): return vocabulary.describe(item)
+    case .activity(let activity): return "activity " + Describe.action(activity)
+    }
+  }
+
+  /// Waits for the next item (action or mutation) for which `predicate` is
+  /// true and asserts the state it produced.
+  nonisolated(nonsending) func receiveItem<Backend: TestStoreBackend>(
     from backend: Backend,
     label: String,
     timeout: Duration?,
+    waitingFor what: String,
     matching predicate: (Backend.Item) -> Bool,
     update: ((inout Backend.State) throws -> Void)?,
-    file: StaticString,
-    line: UInt
+    at location: FailureLocation
+  ) async {
+    await receiveNext(
+      from: backend, label: label, timeout: timeout, waitingFor: what, activity: false,
+      nothingRunning: backend.vocabulary.nothingRunning,
+      matching: { produced in
+        guard case .item(let item, _, _) = produced else { return false }
+        return predicate(item)
+      },
+      matched: { produced in
+        guard case .item(_, let before, let after) = produced else { return }
+        assertStep(label, before: before, after: after, update: update, at: location)
+      },
+      at: location)
+  }
+
+  /// Waits for the next activity and checks that it is `expected`.
+  nonisolated(nonsending) func receiveActivity<Backend: TestStoreBackend>(
+    from backend: Backend,
+    _ expected: Backend.Activity,
+    timeout: Duration?,
+    at location: FailureLocation
+  ) async where Backend.Activity: Equatable {
+    await receiveNext(
+      from: backend, label: "receiveActivity(\(Describe.action(expected)))", timeout: timeout,
+      waitingFor: "activity", activity: true, nothingRunning: backend.vocabulary.nothingRunningForActivity,
+      matching: { produced in
+        guard case .activity(let activity) = produced else { return false }
+        return activity == expected
+      },
+      matched: { _ in },
+      at: location)
+  }
+
+  /// Waits for the next thing of one kind (an activity, or an action or
+  /// mutation) that the store's work produced and `predicate` accepts, and
+  /// hands it to `matched`.
+  ///
+  /// The two kinds are matched each in its own order: an activity an effect
+  /// sends is delivered at once, while an action it sent before may still
+  /// wait for another thread to reduce it. With exhaustivity on the next
+  /// one of the kind must match; with it off, those that do not are
+  /// skipped. The wait ends as soon as the store produces
+  /// something, fails at once when nothing runs that could produce it, and
+  /// fails after `timeout`.
+  private nonisolated(nonsending) func receiveNext<Backend: TestStoreBackend>(
+    from backend: Backend,
+    label: String,
+    timeout: Duration?,
+    waitingFor what: String,
+    activity: Bool,
+    nothingRunning: String,
+    matching predicate: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Bool,
+    matched: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Void,
+    at location: FailureLocation
   ) async {
     let ledger = backend.ledger
     let vocabulary = backend.vocabulary
@@ -65,33 +133,56 @@ extension TestStore {
     let deadline = ContinuousClock.now + timeout
     while true {
       let generation = ledger.wakeup.generation
-      // Read before looking at the items: work records what it produced
-      // before it counts as ended, so when nothing ran before the look,
-      // the look saw everything.
+      // Read before looking at what was produced: work records what it
+      // produced before it counts as ended, so when nothing ran before the
+      // look, the look saw everything.
       let producing = backend.canProduce
-      reportProblems(of: backend, file: file, line: line)
-      if let received = ledger.popReceived() {
-        if predicate(received.item) {
-          assertStep(label, before: received.before, after: received.after, update: update, file: file, line: line)
+      reportProblems(of: backend, at: location)
+      if let received = ledger.popReceived(activity: activity) {
+        if predicate(received.produced) {
+          ledger.mark(received, .asserted)
+          matched(received.produced)
           return
         }
         guard exhaustivity == .off else {
-          reporter.report(
-            "\(label): the next \(vocabulary.nextItem) is \(vocabulary.describeNext(received.item)).",
-            file: file, line: line)
+          let next: String
+          switch received.produced {
+          case .item(let item, _, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
+          case .activity(let activity): next = "received activity is \(Describe.action(activity))"
+          }
+          reporter.report("\(label): the next \(next).", at: location)
           return
         }
+        ledger.mark(received, .skipped)
         continue
       }
       guard producing else {
-        reporter.report("\(label): \(vocabulary.nothingRunning)", file: file, line: line)
+        reporter.report("\(label): \(nothingRunning)", at: location)
         return
       }
       backend.watchForIdle()
       if await !ledger.wakeup.wait(since: generation, until: deadline) {
-        reporter.report(backend.timeoutMessage(label: label, timeout: timeout), file: file, line: line)
+        reporter.report(backend.timeoutMessage(label: label, timeout: timeout, waitingFor: what), at: location)
         return
       }
     }
+  }
+
+  /// Drops what the store's work produced so far without asserting it.
+  func skipReceived<Backend: TestStoreBackend>(of backend: Backend, at location: FailureLocation) {
+    reportProblems(of: backend, at: location)
+    _ = backend.ledger.takeReceived(marking: .skipped)
+  }
+
+  /// Cancels the work still running, and stops `finish()` from counting it.
+  func skipInFlight<Backend: TestStoreBackend>(of backend: Backend, at location: FailureLocation) {
+    reportProblems(of: backend, at: location)
+    skipAndCancelRunningWork(of: backend)
+  }
+
+  /// Marks the work still running as skipped, then cancels it.
+  func skipAndCancelRunningWork<Backend: TestStoreBackend>(of backend: Backend) {
+    backend.ledger.skipPendingWork()
+    backend.cancelRunningWork()
   }
 }

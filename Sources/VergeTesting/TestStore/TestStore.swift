@@ -45,15 +45,30 @@
 /// }
 /// ```
 ///
+/// Activities the store's work sends (an effect's `send(activity:)` or
+/// `.activity(_:)`, a method-reducer action's `context.send(_:)`) are
+/// received with `receiveActivity`, in the order they were sent:
+///
+/// ```swift
+/// await store.send(.post("hi")) { $0.isPosting = true }
+/// await store.receive(.posted) { $0.isPosting = false }
+/// await store.receiveActivity(.commentPosted("hi"))
+/// ```
+///
+/// Failures are recorded in the framework the test runs in — a Swift
+/// Testing issue inside `@Test`, `XCTFail` inside an `XCTestCase` — at the
+/// test's own source location (see ``TestFailureReporter``).
+///
 /// Each assertion closure mutates a copy of the state from *before* that
 /// step; any difference from the state the step actually produced fails
 /// the test with a field-by-field diff. Changing the state without a
 /// closure fails, and so does a closure given to a step that changed
 /// nothing. While ``exhaustivity`` is `.on` (the default), everything the
 /// store's asynchronous work produces must be received in order — an item
-/// left over fails at the next step or at ``finish(timeout:file:line:)`` —
-/// and `finish()` fails for work still running. Each of those failures
-/// points at the `send` or `dispatch` that started the work.
+/// left over fails at the next step or at
+/// ``finish(timeout:fileID:file:line:column:)`` — and `finish()` fails for
+/// work still running. Each of those failures points at the `send` or
+/// `dispatch` that started the work, with a timeline of what it did.
 ///
 /// Waiting is event-driven: `receive` and `finish` wake when the store
 /// produces something or comes to rest, and fail after a timeout.
@@ -73,8 +88,7 @@ public final class TestStore<Reducer> {
   /// `ReducerType`; fixed by the initializer that made the test store.
   let backend: any TestStoreBackend
   /// Where the test store was made; failures at release point here.
-  let file: StaticString
-  let line: UInt
+  let location: FailureLocation
   /// Set by `finish()`: nothing is reported at release then.
   var finished = false
 
@@ -84,22 +98,20 @@ public final class TestStore<Reducer> {
     exhaustivity: Exhaustivity,
     timeout: Duration,
     reporter: TestFailureReporter,
-    file: StaticString,
-    line: UInt
+    location: FailureLocation
   ) {
     self.backend = backend
     self.exhaustivity = exhaustivity
     self.timeout = timeout
     self.reporter = reporter
-    self.file = file
-    self.line = line
+    self.location = location
   }
 
   deinit {
     if !finished && exhaustivity == .on {
-      reportLeftovers(context: "The test store was released without finish()", file: file, line: line)
+      reportLeftovers(context: "The test store was released without finish()", at: location)
     }
-    backend.cancelRunningWork(markSkipped: true)
+    skipAndCancelRunningWork(of: backend)
     backend.tearDown()
   }
 }

@@ -1,15 +1,18 @@
 /// The part of a `TestStore` that depends on the reducer's shape: the store
 /// under test, how its events reach the ledger, and the words its failure
 /// messages use. `TestStore` runs the shared logic (waiting, receiving,
-/// leftover reporting) against it.
+/// skipping, leftover reporting) against it.
 protocol TestStoreBackend: AnyObject, Sendable {
-  /// What the store's own work produces: an action, or a mutation.
+  /// What the store's own work produces besides activities: an action, or
+  /// a mutation.
   associatedtype Item: Sendable
+  /// The activities that work sends.
+  associatedtype Activity: Sendable
   associatedtype State: Equatable & Sendable
   associatedtype Extra: Sendable
 
   /// The books.
-  var ledger: Ledger<Item, State, Extra> { get }
+  var ledger: Ledger<Item, Activity, State, Extra> { get }
   /// The words of the failure messages.
   var vocabulary: Vocabulary<Item> { get }
 
@@ -21,16 +24,17 @@ protocol TestStoreBackend: AnyObject, Sendable {
   /// Arranges for the ledger's wakeup to fire when the store comes to rest,
   /// in case no event does.
   func watchForIdle()
-  /// `"timed out after 1 s; …"`: the message when `receive` times out.
-  func timeoutMessage(label: String, timeout: Duration) -> String
+  /// `"timed out after 1 s; …"`: the message when `receive` times out
+  /// waiting for `what` (`mutation`, `activity`).
+  func timeoutMessage(label: String, timeout: Duration, waitingFor what: String) -> String
   /// Removes and returns problems to report at once (errors effects threw).
   func takeProblems() -> [String]
-  /// Cancels the work still running; with `markSkipped`, it no longer
-  /// counts as running.
-  func cancelRunningWork(markSkipped: Bool)
+  /// Cancels the work still running (after the ledger marked what it
+  /// skips).
+  func cancelRunningWork()
   /// Reports, after the per-origin leftovers, running work no origin
   /// accounts for.
-  func reportUnattributedWork(context: String, reporter: TestFailureReporter, file: StaticString, line: UInt)
+  func reportUnattributedWork(context: String, reporter: TestFailureReporter, at location: FailureLocation)
   /// Stops observing the store.
   func tearDown()
 }
@@ -46,10 +50,17 @@ struct Vocabulary<Item>: Sendable {
   let nextItem: String
   /// The `receive` failure when nothing runs.
   let nothingRunning: String
+  /// The `receiveActivity` failure when nothing runs.
+  let nothingRunningForActivity: String
   /// `action(s) received but not asserted`: at the end of a test.
   let leftoverItems: String
-  /// `sent by effects of`: joins leftovers to their origin.
+  /// `sent by effects of`: joins leftover items to their origin.
   let leftoverOrigin: String
+  /// `sent by effects of`: joins leftover activities to their origin.
+  let activityOrigin: String
+  /// `sent by effects of`: joins a mix of leftover items and activities to
+  /// their origin.
+  let mixedOrigin: String
   /// The end-of-test failure for an origin whose work still runs.
   let stillRunning: @Sendable (_ context: String, _ origin: String) -> String
   /// An item in a list (`.tick`, `setPhotos(_:)`).

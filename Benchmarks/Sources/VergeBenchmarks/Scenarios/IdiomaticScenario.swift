@@ -2,22 +2,22 @@ import BaselineStore
 @_spi(Internal) import Verge
 import VergeNeue
 
-/// Scenario 7's state: values that subscribers select one by one, a field
+/// Scenario 8's state: values that subscribers select one by one, a field
 /// that none of them reads, and a revision.
 struct ValuesState: Equatable, Sendable {
   var values: [Int]
   var unrelated = 0
 }
 
-/// How many per-value subscribers scenario 7 registers.
+/// How many per-value subscribers scenario 8 registers.
 private let selectorCount = 100
-/// The array of scenario 7's whole-state subscriber case.
+/// The array of scenario 8's whole-state subscriber case.
 private let largeCount = 1_000_000
-/// Scenario 7's VergeORM sizes (issue 15's table).
+/// Scenario 8's VergeORM sizes (issue 15's table).
 private let ormBatch = 10_000
 private let ormTable = 100_000
 
-/// The case names of scenario 7, which its targets look up.
+/// The case names of scenario 8, which its targets look up.
 private enum IdiomaticCase {
   static let commitOneSubscriber = "S2 commit, one sinkState { changes in … } subscriber"
   static let ifChanged = "S5b 100 sinkState { $0.ifChanged(\\.values[k]) { … } }, unrelated commit"
@@ -35,12 +35,12 @@ private enum IdiomaticCase {
 }
 
 extension Scenario {
-  /// 7. The forms that users write (issue 15): the seeds' `sinkState`,
+  /// 8. The forms that users write (issue 15): the seeds' `sinkState`,
   /// `ifChanged` and `.select` forms, `ActionStore.send` without
   /// middlewares, VergeORM batches and look-ups, and a scoped store's commit.
   static var idiomatic: Scenario {
     Scenario(
-      number: 7,
+      number: 8,
       title: "The forms users write (issue 15)",
       cases: [
         BenchmarkCase(
@@ -274,7 +274,7 @@ private func baselineCounterCommit() -> Workload {
   }
 }
 
-/// Scenario 7's parent state for the scoped commit.
+/// Scenario 8's parent state for the scoped commit.
 struct ParentState: Equatable, Sendable {
   var child = Item()
   var title = "parent"

@@ -13,7 +13,7 @@ struct CounterActions: ActionReducer {
   typealias State = Counter
   enum Action: Sendable, Equatable { case increment }
 
-  func reduce(into state: inout Counter, action: Action) -> Effect<Action> {
+  func reduce(into state: inout Counter, action: Action) -> Effect<Action, Activity> {
     switch action {
     case .increment:
       state.count &+= 1

@@ -14,6 +14,7 @@ enum Suite {
       .neue,
       .orm(quick: quick),
       .testing,
+      .persistence(quick: quick),
       .idiomatic,
     ]
   }

@@ -93,11 +93,16 @@ final class CounterFeatureTests: XCTestCase {
   func testAnUnreceivedDelayedIncrementIsReportedAtFinish() async {
     let capture = FailureCapture()
     let store = TestStore(initialState: Counter(), reducer: CounterFeature(delay: {}), reporter: capture.reporter)
+    let line = #line + 1
     await store.send(.incrementLater)
     await store.finish()
     XCTAssertEqual(
       capture.all,
-      ["finish(): 1 action(s) received but not asserted, sent by effects of send(.incrementLater):\n  .increment"])
+      [
+        "finish(): 1 action(s) received but not asserted, sent by effects of send(.incrementLater):\n  .increment"
+          + "\nTimeline of send(.incrementLater) at CounterReducerTests.swift:\(line):"
+          + "\n  effect #1 started by .incrementLater (ended)\n  received .increment (not asserted)"
+      ])
   }
 
   func testAnEffectLeftWaitingIsReportedAtFinish() async {
@@ -209,11 +214,16 @@ final class CounterReducerTests: XCTestCase {
     let capture = FailureCapture()
     let store = TestStore(
       initialState: Counter(), reducer: CounterReducer(delay: {}), reporter: capture.reporter)
+    let line = #line + 1
     let later = store.dispatch { $0.incrementLater() }
     try await later.value
     await store.finish()
     XCTAssertEqual(
       capture.all,
-      ["finish(): 1 mutation(s) committed but not asserted, committed by dispatch(incrementLater()):\n  increment()"])
+      [
+        "finish(): 1 mutation(s) committed but not asserted, committed by dispatch(incrementLater()):\n  increment()"
+          + "\nTimeline of dispatch(incrementLater()) at CounterReducerTests.swift:\(line):"
+          + "\n  incrementLater() started (ended)\n  committed increment() (not asserted)"
+      ])
   }
 }

@@ -1,4 +1,3 @@
-import VergeTestSupport
 import XCTest
 import VergeNeue
 import VergeORM
@@ -59,7 +58,7 @@ final class GalleryTests: XCTestCase {
 
   @MainActor
   func testSecondRefreshCancelsTheFirst() async throws {
-    let gate = Gate()
+    let gate = DelayGate()
     let api = FakePhotoAPI(seed: 1, failurePercent: 0, latency: { try await gate.delay() })
     let session = GallerySession(api: api)
     let first = session.startRefresh()

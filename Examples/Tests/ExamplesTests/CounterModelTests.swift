@@ -1,4 +1,3 @@
-import VergeTestSupport
 import XCTest
 @testable import counter
 

@@ -11,6 +11,3 @@ final class NoticeList: Sendable {
 
   var all: [GalleryActivity] { items.withLock { $0 } }
 }
-
-/// The counter tests' `DelayGate` under the name the gallery tests use.
-typealias Gate = DelayGate

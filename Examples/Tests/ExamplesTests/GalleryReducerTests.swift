@@ -149,6 +149,7 @@ final class GalleryReducerTests: XCTestCase {
     }
     let comment = try await post.value
     XCTAssertEqual(comment, expected)
+    await store.receiveActivity(.commentPosted(.init("c101"), on: .init("p3")))
     await store.finish()
     XCTAssertEqual(activities.all, [.commentPosted(.init("c101"), on: .init("p3"))])
   }

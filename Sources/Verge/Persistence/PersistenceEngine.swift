@@ -1,0 +1,236 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What `FilePersistence` asks of the engine behind it, whatever the
+/// engine's state and part types are.
+protocol PersistenceDriver: Sendable {
+  var lastWriteError: PersistenceError? { get }
+  func afterNextWrite(_ observer: @escaping @Sendable () -> Void)
+  func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void)
+  func flushSynchronously() -> PersistenceError?
+  func close() -> PersistenceError?
+}
+
+/// Writes one part of a store's state to its file after commits.
+///
+/// A commit only notes that something changed: the first change after a
+/// write arms a timer on the writer queue (one atomic exchange and one
+/// `asyncAfter`), later changes find it armed and return at once. When the
+/// timer fires, the writer reads the store's current state, so the last
+/// state wins and a commit never waits for the disk, never encodes and never
+/// keeps a copy of the state alive between writes.
+///
+/// The armed timer holds the store's state core strongly, so a change made
+/// just before the store goes away is still written; the core (and with it
+/// the store's subscriptions) ends once that write is done.
+final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, Part: Codable & Sendable>:
+  PersistenceDriver
+{
+  typealias Core = StateCore<State, Activity>
+
+  /// What the writer knows; touched on the writer queue, by `close` and by
+  /// the store's end.
+  private struct Writer {
+    /// The file's claim; `nil` once the persistence has ended.
+    var claim: FileClaim?
+    /// Whether `close()` ended it (then `flush` reports `.closed`).
+    var closedByUser = false
+    var subscription: StoreSubscription?
+    /// The change count of the state last written (or restored).
+    var lastCount: UInt64?
+    /// The bytes last written (or restored), to skip writing equal bytes.
+    var lastData: Data?
+    var temporaryNumber: UInt64 = 0
+    /// Called after the next write that reaches the disk (for tests).
+    var writeObservers: [@Sendable () -> Void] = []
+  }
+
+  weak let core: Core?
+  let part: WritableKeyPath<State, Part> & Sendable
+  let path: String
+  let version: Int
+  let interval: DispatchTimeInterval
+  let queue: DispatchQueue
+  /// Set while a write is scheduled; a commit that finds it set does nothing.
+  let armed = Atomic<Bool>(false)
+  /// The core, held strongly from the first change after a write until the
+  /// write (scheduled or flushed) takes it: a store that goes away with a
+  /// change not yet written keeps its state core until then.
+  private let pending = LockedBox<Core?>(nil)
+  private let writer: LockedBox<Writer>
+  /// The last write's error, apart from `writer` so that reading it never
+  /// waits for a write in progress.
+  private let lastError = LockedBox<PersistenceError?>(nil)
+
+  init(
+    core: Core, part: WritableKeyPath<State, Part> & Sendable, path: String, version: Int,
+    interval: DispatchTimeInterval, claim: FileClaim, restored: Data?
+  ) {
+    self.core = core
+    self.part = part
+    self.path = path
+    self.version = version
+    self.interval = interval
+    queue = DispatchQueue(label: "Verge.FilePersistence \(path)", qos: .utility)
+    writer = LockedBox(Writer(claim: claim, lastData: restored))
+  }
+
+  /// Subscribes to the core's commits; call once, before restoring, so that
+  /// no commit slips between the two.
+  ///
+  /// Until `markWritten(count:)` says otherwise, the state as it is now
+  /// counts as written: nothing is written before a change.
+  func start() {
+    guard let core else { return }
+    let count = core.changeCounter._current
+    writer.withLock { $0.lastCount = count }
+    let (subscription, _) = core.subscribe(
+      .values({ [self] _ in changed() }), dropsFirst: true, queue: .committingThread,
+      onTerminate: { [weak self] in self?.storeEnded() })
+    writer.withLock { $0.subscription = subscription }
+  }
+
+  /// Records that the state at change count `count` is what the file
+  /// holds (after restoring it), or that nothing is, when `nil` (after a
+  /// migration, whose result must be written back).
+  func markWritten(count: UInt64?) {
+    writer.withLock { $0.lastCount = count }
+  }
+
+  // MARK: - On the committing thread
+
+  /// A commit changed the state: make sure a write is scheduled.
+  @inline(__always)
+  func changed() {
+    if armed.load(ordering: .relaxed) { return }
+    if armed.exchange(true, ordering: .acquiringAndReleasing) { return }
+    guard let core else {
+      armed.store(false, ordering: .releasing)
+      return
+    }
+    pending.withLock { $0 = core }
+    queue.asyncAfter(deadline: .now() + interval) { [self] in
+      armed.store(false, ordering: .sequentiallyConsistent)
+      _ = writeIfStoreExists()
+    }
+  }
+
+  // MARK: - On the writer queue
+
+  /// Writes the core's current state unless it is what was written last.
+  ///
+  /// The caller keeps `core` alive until after this returns, so that the
+  /// core never ends inside the writer's lock.
+  private func write(from core: Core) -> PersistenceError? {
+    var observers: [@Sendable () -> Void] = []
+    let error = writer.withLock { writer -> PersistenceError? in
+      guard writer.claim != nil else { return writer.closedByUser ? .closed : nil }
+      // Read the state and let go of it as soon as the part is out, so a
+      // commit meanwhile copies as little as possible.
+      var count: UInt64 = 0
+      let value: Part = {
+        let (state, changeCount) = core.countedValue()
+        count = changeCount
+        return state[keyPath: part]
+      }()
+      if count == writer.lastCount { return nil }
+      do throws(PersistenceError) {
+        let payload: Data
+        do {
+          payload = try JSONEncoder().encode(value)
+        } catch {
+          throw .encodingFailed(reason: "\(error)")
+        }
+        let file = StateFile.frame(payload, version: version)
+        if file != writer.lastData {
+          writer.temporaryNumber += 1
+          try StateFile.replace(path, with: file, temporaryNumber: writer.temporaryNumber)
+          writer.lastData = file
+          swap(&observers, &writer.writeObservers)
+        }
+        writer.lastCount = count
+        lastError.withLock { $0 = nil }
+        return nil
+      } catch {
+        lastError.withLock { $0 = error }
+        return error
+      }
+    }
+    for observer in observers { observer() }
+    return error
+  }
+
+  /// Calls `observer` after the next write that reaches the disk (for tests
+  /// that wait for a scheduled write).
+  func afterNextWrite(_ observer: @escaping @Sendable () -> Void) {
+    writer.withLock { $0.writeObservers.append(observer) }
+  }
+
+  /// Writes what has not been written yet, if the store (or a change it
+  /// made before it went away) is still there.
+  private func writeIfStoreExists() -> PersistenceError? {
+    // Taken first: once this write is done, nothing holds the core for it.
+    let held = pending.withLock { pending in
+      defer { pending = nil }
+      return pending
+    }
+    guard let core = held ?? core else {
+      // The store is gone, and what it changed before was written.
+      return writer.withLock { $0.closedByUser ? .closed : nil } ?? lastWriteError
+    }
+    return write(from: core)
+  }
+
+  // MARK: - PersistenceDriver
+
+  var lastWriteError: PersistenceError? {
+    lastError.withLock { $0 }
+  }
+
+  func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void) {
+    queue.async { [self] in completion(writeIfStoreExists()) }
+  }
+
+  func flushSynchronously() -> PersistenceError? {
+    trapInsideCommit("flushSynchronously")
+    return queue.sync { writeIfStoreExists() }
+  }
+
+  func close() -> PersistenceError? {
+    trapInsideCommit("close")
+    let error = queue.sync { () -> PersistenceError? in
+      let error = writeIfStoreExists()
+      if error == .closed { return error }
+      let (subscription, claim) = writer.withLock { writer in
+        defer {
+          writer.subscription = nil
+          writer.claim = nil
+          writer.closedByUser = true
+        }
+        return (writer.subscription, writer.claim)
+      }
+      subscription?.cancel()
+      claim?.release()
+      return error
+    }
+    return error
+  }
+
+  /// Waiting for the writer inside a commit of the store would deadlock:
+  /// the writer needs the store's lock to read the state.
+  private func trapInsideCommit(_ operation: StaticString) {
+    if let core, core.owner.load(ordering: .relaxed) == ThreadIdentity.current {
+      Misuse.reentrantUse(operation)
+    }
+  }
+
+  /// The store went away (its last pending write is done): give the file up.
+  private func storeEnded() {
+    let claim = writer.withLock { writer in
+      defer { writer.claim = nil }
+      return writer.claim
+    }
+    claim?.release()
+  }
+}

@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+
+extension Store {
+  /// Persists the state, or a part of it, to a file: restores it from the
+  /// file now, then writes it after commits.
+  ///
+  /// ```swift
+  /// struct AppState: Equatable {
+  ///   var settings = Settings()     // Codable
+  ///   var session = Session()       // not persisted
+  /// }
+  /// let store = Store<AppState, Never>(initialState: AppState())
+  /// let persistence = try store.persist(\.settings, to: url, version: 1)
+  /// ```
+  ///
+  /// Use `\.self` to persist the whole state (it must then be `Codable`).
+  ///
+  /// Restoring: when the file exists and holds a value of `version`, that
+  /// value replaces the part (in a commit named `persistence.restore`, which
+  /// subscribers see). A file of an older version goes through `migrate`.
+  /// A damaged file, one of a newer version, one that does not decode, or
+  /// one whose migration throws is refused: it is renamed aside (never
+  /// overwritten or deleted), the store keeps its state, and
+  /// ``FilePersistence/restoreOutcome`` says what happened and where the
+  /// file went.
+  ///
+  /// Writing: see ``FilePersistence``. Persistence subscribes to the store
+  /// (without asking for the previous state): a commit then costs what it
+  /// costs with one subscriber, plus one atomic read; the encoding and the
+  /// disk are the writer queue's business.
+  ///
+  /// - Parameters:
+  ///   - part: The part of the state to persist; `\.self` for all of it.
+  ///   - url: The state file; its directory is created if missing.
+  ///   - version: The schema version written into the file (0 or more). Raise
+  ///     it when the persisted type changes in a way old files do not decode
+  ///     as, and give `migrate`.
+  ///   - writeInterval: How long after a change the write happens; at most
+  ///     one write starts per interval.
+  ///   - migrate: Turns a stored value of an older version into the current
+  ///     type; `nil` refuses older files.
+  /// - Returns: The persistence, which lives as long as the store; keep it
+  ///   to flush, or to ask what happened when restoring.
+  /// - Throws: `PersistenceError.invalidConfiguration`, `.fileInUse` when
+  ///   another store persists to the file, `.io` when the file or its
+  ///   directory cannot be read or created. The state is then untouched.
+  /// - Complexity: Reads, checks and decodes the file on the calling thread:
+  ///   in proportion to the file's size.
+  @discardableResult
+  public func persist<Part: Codable & Sendable>(
+    _ part: WritableKeyPath<State, Part> & Sendable,
+    to url: URL,
+    version: Int = 1,
+    writeInterval: Duration = .milliseconds(500),
+    migrate: (@Sendable (PersistedPayload) throws -> Part)? = nil
+  ) throws(PersistenceError) -> FilePersistence {
+    guard url.isFileURL, !url.hasDirectoryPath, !url.path.isEmpty else {
+      throw .invalidConfiguration(reason: "\(url) is not the URL of a file")
+    }
+    guard version >= 0 else {
+      throw .invalidConfiguration(reason: "the version must be 0 or more, not \(version)")
+    }
+    guard writeInterval > .zero else {
+      throw .invalidConfiguration(reason: "the write interval must be positive, not \(writeInterval)")
+    }
+    let (directory, _) = StateFile.split(url.path)
+    try PersistenceDirectory.create(directory)
+    let path = try FileClaim.canonicalPath(url.path)
+    let claim = try FileClaim.acquire(path)
+    StateFile.removeStaleTemporaries(of: path)
+
+    let restore = try PersistenceRestore<Part>.read(path, version: version, migrate: migrate)
+    let (seconds, attoseconds) = writeInterval.components
+    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let interval: DispatchTimeInterval =
+      nanoseconds.overflow
+      ? .never : .nanoseconds(Int(clamping: nanoseconds.partialValue + attoseconds / 1_000_000_000))
+    let engine = PersistenceEngine<State, Activity, Part>(
+      core: core, part: part, path: path, version: version, interval: interval, claim: claim,
+      restored: restore.outcome.writesBack ? nil : restore.file)
+    engine.start()
+    if let value = restore.value {
+      var count: UInt64 = 0
+      withUnsafeMutablePointer(to: &count) { count in
+        core.commit(trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line), countAfter: count) { state in
+          state.modify { $0[keyPath: part] = value }
+        }
+      }
+      // A restored file needs no write until the state changes; a migrated
+      // one is written back in the current version.
+      engine.markWritten(count: restore.outcome.writesBack ? nil : count)
+    }
+    return FilePersistence(url: url, restoreOutcome: restore.outcome, driver: engine)
+  }
+}
+
+extension StoreComponentType {
+  /// Persists the store's state, or a part of it, to a file; see
+  /// ``Store/persist(_:to:version:writeInterval:migrate:)``.
+  ///
+  /// - Parameters:
+  ///   - part: The part of the state to persist; `\.self` for all of it.
+  ///   - url: The state file.
+  ///   - version: The schema version written into the file.
+  ///   - writeInterval: How long after a change the write happens.
+  ///   - migrate: Turns a stored value of an older version into the current type.
+  /// - Returns: The persistence.
+  /// - Throws: `PersistenceError`, with the state untouched.
+  @discardableResult
+  public func persist<Part: Codable & Sendable>(
+    _ part: WritableKeyPath<State, Part> & Sendable,
+    to url: URL,
+    version: Int = 1,
+    writeInterval: Duration = .milliseconds(500),
+    migrate: (@Sendable (PersistedPayload) throws -> Part)? = nil
+  ) throws(PersistenceError) -> FilePersistence {
+    try store.persist(part, to: url, version: version, writeInterval: writeInterval, migrate: migrate)
+  }
+}

@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+
+/// A subscriber's handler as the caller's isolation requires it to be called.
+///
+/// `sinkState`, `sinkActivity` and a derived value's `sinkState` take the
+/// caller's isolation (`#isolation`), so that a handler written in main-actor
+/// code may touch main-actor state directly, as a view controller's does:
+///
+/// - No isolation (nonisolated code): the handler is called where the
+///   subscription's `DeliveryQueue` says, one delivery at a time.
+/// - The main actor: the handler runs on the main actor — at once when the
+///   change is delivered on the main thread and nothing is waiting, otherwise
+///   on the main queue — always in delivery order.
+/// - Another actor: the handler runs on that actor, in delivery order.
+@usableFromInline
+final class IsolatedReceiver<Payload: Sendable> {
+  private struct Mailbox: Sendable {
+    var waiting: [Payload] = []
+    var isScheduled = false
+  }
+
+  private let receive: (Payload) -> Void
+  private let actor: any Actor
+  private let isMainActor: Bool
+  private let mailbox = LockedBox(Mailbox())
+
+  private init(_ receive: @escaping (Payload) -> Void, actor: any Actor) {
+    self.receive = receive
+    self.actor = actor
+    isMainActor = actor === MainActor.shared
+  }
+
+  /// The function a store calls with each delivery: `receive` itself when
+  /// there is no isolation to respect, otherwise a hop to the isolation.
+  ///
+  /// - Parameters:
+  ///   - receive: The subscriber's handler, isolated to `isolation`.
+  ///   - isolation: The caller's isolation, `#isolation` at the call site.
+  /// - Returns: A function the store may call from any thread, serially.
+  @usableFromInline
+  static func deliverer(
+    _ receive: @escaping (Payload) -> Void,
+    isolation: (any Actor)?
+  ) -> @Sendable (Payload) -> Void {
+    guard let isolation else {
+      // Nonisolated code: the handler is called as a `@Sendable` one was
+      // before subscriptions took the caller's isolation — from the
+      // delivering thread or the chosen queue, one delivery at a time, never
+      // concurrently with itself. `@Sendable` does not change a function's
+      // representation, so the cast costs nothing per delivery.
+      return unsafeBitCast(receive, to: (@Sendable (Payload) -> Void).self)
+    }
+    let receiver = IsolatedReceiver(receive, actor: isolation)
+    return { receiver.deliver($0) }
+  }
+
+  /// Whether this delivery may call the handler right here.
+  private var mayCallInPlace: Bool {
+    isMainActor && Thread.isMainThread
+      && mailbox.withLock { !$0.isScheduled && $0.waiting.isEmpty }
+  }
+
+  private func deliver(_ payload: Payload) {
+    if mayCallInPlace {
+      let receive = self.receive
+      MainActor.assumeIsolated { receive(payload) }
+      return
+    }
+    let schedule = mailbox.withLock { mailbox -> Bool in
+      mailbox.waiting.append(payload)
+      defer { mailbox.isScheduled = true }
+      return !mailbox.isScheduled
+    }
+    guard schedule else { return }
+    if isMainActor {
+      DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
+    } else {
+      Task { await self.drain(on: self.actor) }
+    }
+  }
+
+  private func drain(on actor: isolated any Actor) {
+    drain()
+  }
+
+  /// Calls the handler with everything waiting, in order, until nothing is.
+  /// Runs on the handler's actor.
+  private func drain() {
+    while true {
+      let batch = mailbox.withLock { mailbox -> [Payload] in
+        defer { mailbox.waiting = [] }
+        if mailbox.waiting.isEmpty { mailbox.isScheduled = false }
+        return mailbox.waiting
+      }
+      if batch.isEmpty { return }
+      for payload in batch {
+        receive(payload)
+      }
+    }
+  }
+}

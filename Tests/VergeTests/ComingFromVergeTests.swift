@@ -1,0 +1,68 @@
+import Verge
+import XCTest
+
+/// The snippets of the "Coming from Verge" article, compiled and asserted.
+final class ComingFromVergeTests: XCTestCase {
+  @MainActor final class Label { var text = "" }
+
+  final class MyViewModel: StoreComponentType {
+    struct State: Equatable {
+      var name: String = ""
+      var count: Int = 0
+    }
+    let store: DefaultStore = .init(initialState: .init())
+    func myAction() { commit { $0.name = "Hello, Verge" } }
+  }
+
+  @MainActor
+  func testAViewModelWrittenForVergeCompilesAndBehaves() async {
+    let viewModel = MyViewModel()
+    let nameLabel = Label()
+    let summary = Label()
+
+    var subscriptions = Set<VergeAnyCancellable>()
+    viewModel.sinkState { (state: Changes<MyViewModel.State>) in
+      state.ifChanged(\.name) { name in nameLabel.text = name }
+      state.ifChanged({ ($0.name, $0.count) }, ==) { name, count in
+        summary.text = "\(name): \(count)"
+      }
+    }
+    .store(in: &subscriptions)
+
+    XCTAssertEqual(summary.text, ": 0")
+    viewModel.myAction()
+    XCTAssertEqual(nameLabel.text, "Hello, Verge")
+    XCTAssertEqual(summary.text, "Hello, Verge: 0")
+    viewModel.commit { $0.count = 2 }
+    XCTAssertEqual(summary.text, "Hello, Verge: 2")
+  }
+
+  struct State: Equatable { var isSelectingAspectRatio = false }
+
+  @MainActor final class CropViewController {
+    private let store: Store<State, Never> = .init(initialState: .init())
+    private var subscriptions = Set<VergeAnyCancellable>()
+    let label = Label()
+
+    func viewDidLoad() {
+      store.sinkState { [weak self] state in
+        guard let self else { return }
+        state.ifChanged(\.isSelectingAspectRatio) { value in
+          self.label.text = "\(value)"
+        }
+      }
+      .store(in: &subscriptions)
+    }
+
+    func select() { store.commit { $0.isSelectingAspectRatio = true } }
+  }
+
+  @MainActor
+  func testTheMainActorViewControllerUpdatesItsLabel() async {
+    let controller = CropViewController()
+    controller.viewDidLoad()
+    XCTAssertEqual(controller.label.text, "false")
+    controller.select()
+    XCTAssertEqual(controller.label.text, "true")
+  }
+}

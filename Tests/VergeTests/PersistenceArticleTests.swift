@@ -1,0 +1,69 @@
+import Foundation
+import Verge
+import XCTest
+
+/// The snippets of the Persistence article (Verge.docc/Persistence.md),
+/// as written there, with what they promise checked.
+final class PersistenceArticleTests: XCTestCase {
+  struct Settings: Equatable, Codable, Sendable {
+    var theme = "light"
+    var fontSize = 12
+  }
+
+  struct AppState: Equatable, Sendable {
+    var settings = Settings()   // persisted
+    var isLoading = false       // not persisted
+  }
+
+  func testOverview() async throws {
+    let directory = try PersistenceDirectoryFixture()
+    let settingsURL = directory.file("settings.json")
+    let reports = Recorder<String>()
+    func report(_ text: String) { reports.append(text) }
+
+    // From the article:
+    let store = Store<AppState, Never>(initialState: AppState())
+    let persistence = try store.persist(\.settings, to: settingsURL, version: 1)
+
+    switch persistence.restoreOutcome {
+    case .nothingStored, .restored, .migrated:
+      break
+    case .refused(let error, let movedAside):
+      report("Settings were reset (\(error)); the old file is at \(movedAside.path)")
+    }
+
+    store.commit { $0.settings.theme = "dark" }   // written shortly after
+
+    // When the app is about to quit or move to the background:
+    try await persistence.flush()
+    // End of the snippet.
+
+    XCTAssertEqual(reports.values, [])
+    XCTAssertEqual(persistence.restoreOutcome, .nothingStored)
+    try persistence.close()
+    let next = Store<AppState, Never>(initialState: AppState(isLoading: true))
+    try next.persist(\.settings, to: settingsURL).close()
+    XCTAssertEqual(next.state.current, AppState(settings: Settings(theme: "dark"), isLoading: true))
+  }
+
+  func testMigration() throws {
+    let directory = try PersistenceDirectoryFixture()
+    let settingsURL = directory.file("settings.json")
+    struct StoredV1: Encodable { var dark = true }
+    try writeStateFile(StoredV1(), version: 1, to: settingsURL)
+    let store = Store<AppState, Never>(initialState: AppState())
+
+    // From the article:
+    struct SettingsV1: Decodable { var dark: Bool }
+
+    let persistence = try store.persist(\.settings, to: settingsURL, version: 2) { stored in
+      let old = try stored.decode(SettingsV1.self)
+      return Settings(theme: old.dark ? "dark" : "light")
+    }
+    // End of the snippet.
+
+    XCTAssertEqual(persistence.restoreOutcome, .migrated(from: 1, to: 2))
+    XCTAssertEqual(store.state.settings.theme, "dark")
+    try persistence.close()
+  }
+}
