@@ -8,16 +8,23 @@ struct CommentsOptions: Equatable {
   var failurePercent = 20
   /// The simulated server's latency, in milliseconds.
   var latencyMilliseconds = 300
+  /// The file that keeps the gallery between runs; `nil` keeps nothing.
+  var stateFile: String?
   /// Whether to print the usage and leave.
   var showsHelp = false
 
   static let usage = """
     usage: comments [--seed N] [--failure-percent N] [--latency-ms N]
-                    [--script "CMD; CMD"]
+                    [--script "CMD; CMD"] [--state-file PATH]
 
     Photos, authors and comments held normalized in VergeORM, loaded from a
     simulated server with latency and seeded failures (the same seed gives the
     same failures). Without --script it reads one command per line.
+
+    With --state-file PATH the database (photos, authors, comments) is kept in
+    PATH: restored at start, saved as it changes, and at the end; the simulated
+    server starts from it too. A damaged file, or one from a newer version, is
+    moved aside (the message says where) and the gallery starts empty.
 
     commands:
     \(GalleryCommand.helpText)
@@ -47,6 +54,10 @@ struct CommentsOptions: Equatable {
       switch argument {
       case "--help", "-h": showsHelp = true
       case "--script", "-s": script = try value(of: argument)
+      case "--state-file":
+        let path = try value(of: argument)
+        guard !path.isEmpty else { throw .badValue(argument, path, expected: "the path of a file") }
+        stateFile = path
       case "--seed": seed = try number(of: argument, in: 0...UInt64.max)
       case "--failure-percent": failurePercent = try number(of: argument, in: 0...100)
       case "--latency-ms": latencyMilliseconds = try number(of: argument, in: 0...60_000)

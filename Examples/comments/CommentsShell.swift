@@ -5,36 +5,61 @@ import Foundation
 @MainActor
 enum CommentsShell {
   /// Runs the program and returns its exit status.
-  static func run(_ arguments: [String]) async -> Int32 {
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the program name.
+  ///   - output: Where the scripted output and the messages go.
+  static func run(_ arguments: [String], output: ProgramOutput = .standard) async -> Int32 {
     let options: CommentsOptions
     do {
       options = try CommentsOptions(arguments)
     } catch {
-      printError("comments: \(error)\nTry 'comments --help'.")
+      output.error("comments: \(error)\nTry 'comments --help'.")
       return 2
     }
     if options.showsHelp {
-      print(CommentsOptions.usage)
+      output.line(CommentsOptions.usage)
       return 0
+    }
+    // The script is checked before the state file is opened, so a refused
+    // script leaves the file as it was.
+    var commands: [GalleryCommand]?
+    if let script = options.script {
+      do {
+        commands = try GalleryCommand.parse(script: script)
+      } catch {
+        output.error("comments: \(error)")
+        return 2
+      }
     }
     let milliseconds = options.latencyMilliseconds
     let api = FakePhotoAPI(seed: options.seed, failurePercent: options.failurePercent) {
       try await Task.sleep(for: .milliseconds(milliseconds))
     }
     let session = GallerySession(api: api)
-    if let script = options.script {
-      let commands: [GalleryCommand]
+    var stateFile: GalleryStateFile?
+    if let path = options.stateFile {
       do {
-        commands = try GalleryCommand.parse(script: script)
+        stateFile = try GalleryStateFile(path: path, session: session, api: api)
       } catch {
-        printError("comments: \(error)")
-        return 2
+        output.error("comments: cannot use the state file \(path): \(error)")
+        return 1
       }
-      for line in await scriptLines(commands, in: session) { print(line) }
-      return 0
     }
-    await runInteractive(session)
-    return 0
+    if let refusal = stateFile?.refusal { output.error("comments: \(refusal)") }
+    if let commands {
+      for line in await scriptLines(commands, in: session) { output.line(line) }
+    } else {
+      await runInteractive(session)
+    }
+    guard let stateFile else { return 0 }
+    do {
+      try await stateFile.finish()
+      return 0
+    } catch {
+      output.error("comments: could not save the gallery to \(stateFile.url.path): \(error)")
+      return 1
+    }
   }
 
   /// Scripted output: each command echoed, then its result lines indented.
@@ -102,10 +127,6 @@ enum CommentsShell {
 
   private static func prompt() {
     Terminal.write("comments> ")
-  }
-
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 }
 

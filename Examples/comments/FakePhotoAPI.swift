@@ -57,6 +57,19 @@ final class FakePhotoAPI: Sendable {
     self.latency = latency
   }
 
+  /// Replaces what the server holds, as a server that kept its data since
+  /// the last run would hold it; new comments are numbered after the
+  /// highest `cN` in it.
+  ///
+  /// - Parameter gallery: The photos, authors and comments to serve.
+  func replaceGallery(with gallery: GalleryPayload) {
+    let highest = gallery.comments.compactMap { Int($0.rawID.dropFirst()) }.max() ?? 0
+    server.withLock { server in
+      server.payload = gallery
+      server.nextCommentNumber = max(100, highest)
+    }
+  }
+
   /// Loads every photo, author and comment.
   ///
   /// - Throws: `APIError.unavailable`, or `CancellationError` when cancelled.

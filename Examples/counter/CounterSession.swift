@@ -16,15 +16,16 @@ final class CounterSession {
   ///
   /// - Parameters:
   ///   - style: The style to start with.
+  ///   - counts: The count each style starts from (restored from a file).
   ///   - delay: How long "later" waits.
-  init(style: CounterStyle = .free, delay: @escaping Delay) {
+  init(style: CounterStyle = .free, counts: SavedCounts = SavedCounts(), delay: @escaping Delay) {
     let log = LogBuffer(capacity: 5)
     self.log = log
     self.style = style
     models = [
-      .free: FreeCommitCounter(delay: delay, log: log),
-      .method: MethodReducerCounter(delay: delay, log: log),
-      .action: EnumActionCounter(delay: delay, log: log),
+      .free: FreeCommitCounter(initialState: Counter(count: counts.free), delay: delay, log: log),
+      .method: MethodReducerCounter(initialState: Counter(count: counts.method), delay: delay, log: log),
+      .action: EnumActionCounter(initialState: Counter(count: counts.action), delay: delay, log: log),
     ]
   }
 

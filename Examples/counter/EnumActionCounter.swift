@@ -49,14 +49,15 @@ final class EnumActionCounter: CounterModel {
   /// Creates the counter.
   ///
   /// - Parameters:
+  ///   - initialState: The state to start from (a count restored from a file).
   ///   - delay: How long "increment later" waits.
   ///   - log: Where the logging middleware writes.
-  init(delay: @escaping Delay, log: LogBuffer) {
+  init(initialState: Counter = Counter(), delay: @escaping Delay, log: LogBuffer) {
     let history = try! UndoHistory<Counter>(limit: 50)  // 50 is a valid limit
     self.history = history
     self.log = log
     store = ActionStore(
-      initialState: Counter(),
+      initialState: initialState,
       reducer: CounterFeature(delay: delay),
       middlewares: [.logging { line in log.append(line) }, history.middleware()])
   }

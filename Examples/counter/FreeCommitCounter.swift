@@ -22,9 +22,10 @@ final class FreeCommitCounter: CounterModel {
   /// Creates the counter.
   ///
   /// - Parameters:
+  ///   - initialState: The state to start from (a count restored from a file).
   ///   - delay: How long "increment later" waits.
   ///   - log: Where the logging middleware writes.
-  init(delay: @escaping Delay, log: LogBuffer) {
+  init(initialState: Counter = Counter(), delay: @escaping Delay, log: LogBuffer) {
     let history = SharedLock(History())
     self.history = history
     self.delay = delay
@@ -40,7 +41,7 @@ final class FreeCommitCounter: CounterModel {
       }
     }
     store = Store(
-      initialState: Counter(),
+      initialState: initialState,
       middlewares: [recordHistory, .logging { line in log.append(Self.shorten(line)) }])
   }
 

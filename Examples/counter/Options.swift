@@ -6,11 +6,14 @@ struct Options: Equatable {
   var style: CounterStyle = .free
   /// How long "later" waits, in milliseconds.
   var delayMilliseconds = 1_000
+  /// The file that keeps the counts between runs; `nil` keeps nothing.
+  var stateFile: String?
   /// Whether to print the usage and leave.
   var showsHelp = false
 
   static let usage = """
     usage: counter [--style free|method|action] [--delay-ms N] [--script "COMMANDS"]
+                   [--state-file PATH]
 
     The same counter written three ways with Verge: free commits on a Store,
     a method reducer, and an enum-action reducer with a cancellable effect.
@@ -18,6 +21,11 @@ struct Options: Equatable {
     Without --script it reads commands from standard input, one per line.
     With --script it runs the commands, prints each state on its own line
     and exits (for example: counter --script "+ + - undo").
+
+    With --state-file PATH the count of each of the three styles is kept in
+    PATH: restored at start, saved as it changes, and at the end. Undo history
+    and pending "later" adds are not saved. A damaged file, or one from a newer
+    version, is moved aside (the message says where) and the counts start at 0.
 
     commands:
     \(Command.helpText)
@@ -46,6 +54,10 @@ struct Options: Equatable {
           throw .badValue(argument, value, expected: "a whole number from 0 to 60000")
         }
         delayMilliseconds = number
+      case "--state-file":
+        guard let value = rest.popFirst() else { throw .missingValue(argument) }
+        guard !value.isEmpty else { throw .badValue(argument, value, expected: "the path of a file") }
+        stateFile = value
       case "--help", "-h":
         showsHelp = true
       default:

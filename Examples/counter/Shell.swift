@@ -8,46 +8,68 @@ import Foundation
 enum Shell {
   /// Runs the program.
   ///
-  /// - Parameter arguments: The arguments after the program name.
+  /// - Parameters:
+  ///   - arguments: The arguments after the program name.
+  ///   - output: Where the scripted output and the messages go.
   /// - Returns: The exit status.
-  static func run(_ arguments: [String]) async -> Int32 {
+  static func run(_ arguments: [String], output: ProgramOutput = .standard) async -> Int32 {
     let options: Options
     do {
       options = try Options(arguments)
     } catch {
-      printError("counter: \(error)\nTry 'counter --help'.")
+      output.error("counter: \(error)\nTry 'counter --help'.")
       return 2
     }
     if options.showsHelp {
-      print(Options.usage)
+      output.line(Options.usage)
       return 0
     }
+    // The script is checked before the state file is opened, so a refused
+    // script leaves the file as it was.
+    var commands: [Command]?
+    if let script = options.script {
+      do {
+        commands = try Command.parse(script: script)
+      } catch {
+        output.error("counter: \(error)")
+        return 2
+      }
+    }
+    var stateFile: CounterStateFile?
+    if let path = options.stateFile {
+      do {
+        stateFile = try CounterStateFile(path: path)
+      } catch {
+        output.error("counter: cannot use the state file \(path): \(error)")
+        return 1
+      }
+    }
+    if let refusal = stateFile?.refusal { output.error("counter: \(refusal)") }
     let milliseconds = options.delayMilliseconds
-    let session = CounterSession(style: options.style) {
+    let session = CounterSession(style: options.style, counts: stateFile?.counts ?? SavedCounts()) {
       try await Task.sleep(for: .milliseconds(milliseconds))
     }
-    if let script = options.script {
-      return await runScript(script, in: session)
+    stateFile?.follow(session)
+    if let commands {
+      for line in await scriptLines(commands, in: session) { output.line(line) }
+    } else {
+      await runInteractive(session, message: stateFile?.refusal)
     }
-    await runInteractive(session)
-    return 0
+    return await save(stateFile, output: output)
   }
 
-  /// Runs a script: every word must be a command, else nothing runs.
+  /// Writes the counts to the state file, if there is one, before leaving.
   ///
-  /// - Returns: 0, or 2 when the script was refused.
-  static func runScript(_ script: String, in session: CounterSession) async -> Int32 {
-    let commands: [Command]
+  /// - Returns: 0, or 1 when the write failed (reported on standard error).
+  static func save(_ stateFile: CounterStateFile?, output: ProgramOutput) async -> Int32 {
+    guard let stateFile else { return 0 }
     do {
-      commands = try Command.parse(script: script)
+      try await stateFile.finish()
+      return 0
     } catch {
-      printError("counter: \(error)")
-      return 2
+      output.error("counter: could not save the counts to \(stateFile.url.path): \(error)")
+      return 1
     }
-    for line in await scriptLines(commands, in: session) {
-      print(line)
-    }
-    return 0
   }
 
   /// The scripted output: one line per command, `<command> <status>`.
@@ -69,12 +91,16 @@ enum Shell {
   ///
   /// Its input and output go through `Terminal`, never through stdio, so
   /// each screen shows as soon as it is drawn.
-  static func runInteractive(_ session: CounterSession) async {
+  ///
+  /// - Parameters:
+  ///   - session: The session.
+  ///   - message: Shown under the first screen (a refused state file).
+  static func runInteractive(_ session: CounterSession, message: String? = nil) async {
     let screen = Screen(session: session, clears: Terminal.isInteractive)
     let subscriptions = session.models.values.map { model in
       model.observe { _ in Task { @MainActor in screen.draw() } }
     }
-    screen.draw()
+    screen.draw(message: message)
     for await line in Terminal.lines() {
       let word = line.trimmingCharacters(in: .whitespaces)
       if word.isEmpty {
@@ -96,11 +122,6 @@ enum Shell {
     for subscription in subscriptions { subscription.cancel() }
     await session.settleByCancelling()
     Terminal.write("bye\n")
-  }
-
-  /// Writes a message to standard error.
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 }
 

@@ -22,7 +22,7 @@ final class CommentsOptionsTests: XCTestCase {
   }
 
   func testAnOptionWithoutItsValueSaysItNeedsOne() {
-    for option in ["--script", "-s", "--seed", "--failure-percent", "--latency-ms"] {
+    for option in ["--script", "-s", "--seed", "--failure-percent", "--latency-ms", "--state-file"] {
       XCTAssertThrowsError(try CommentsOptions(["--seed", "1", option])) { error in
         XCTAssertEqual(error as? CommentsOptionsError, .missingValue(option))
         XCTAssertEqual("\(error)", "\(option) needs a value")
