@@ -16,6 +16,9 @@ let package = Package(
   targets: [
     // Counts calls to malloc and friends, by interposing them (Linux only).
     .target(name: "CAllocationCounter"),
+    // Callgrind's client requests (start, stop, dump), for counting
+    // instructions of the timed loop only; no-ops without valgrind's header.
+    .target(name: "CCallgrind"),
     // The hand-written store every scenario is compared with.
     .target(name: "BaselineStore", swiftSettings: strict),
     .executableTarget(
@@ -25,7 +28,7 @@ let package = Package(
         .product(name: "VergeNeue", package: "Verge"),
         .product(name: "VergeORM", package: "Verge"),
         .product(name: "VergeTesting", package: "Verge"),
-        "BaselineStore", "CAllocationCounter",
+        "BaselineStore", "CAllocationCounter", "CCallgrind",
       ],
       swiftSettings: strict
     ),

@@ -198,4 +198,37 @@ final class VersionLineageTests: XCTestCase {
     store.commit { $0.library = decoded }
     XCTAssertEqual(author.value?.name, "Le Guin")
   }
+
+  func testBigBatchLeavesItsIDsUnlistedAndDerivedEntitiesStillSeeTheirChanges() {
+    let count = TouchedIDs<Author.EntityID>.listLimit + 1
+    let store = Store<LibraryState, Never>(initialState: LibraryState())
+    store.commit { $0.library.performBatchUpdates { $0.entities.author.insert(authors([("a0", "first")])) } }
+    let first = store.derivedEntity(Author.EntityID("a0"), in: \.library)
+    let last = store.derivedEntity(Author.EntityID("a\(count - 1)"), in: \.library)
+    XCTAssertEqual(first.value?.name, "first")
+    XCTAssertNil(last.value)
+
+    // One more changed ID than a batch lists: every ID counts as touched.
+    store.commit {
+      $0.library.performBatchUpdates { context in
+        context.entities.author.insert((0..<count).map { Author(rawID: "a\($0)", name: "n\($0)") })
+      }
+    }
+    let table = store.state.library._backingStorage.table(Author.self)
+    XCTAssertTrue(table.touched.contains(.init("a0")))
+    XCTAssertTrue(table.touched.contains(.init("never written")))
+    XCTAssertEqual(first.value?.name, "n0")
+    XCTAssertEqual(last.value?.name, "n\(count - 1)")
+
+    // A small batch after it lists its IDs again.
+    store.commit {
+      $0.library.performBatchUpdates { context in
+        context.entities.author.insert([Author(rawID: "a1", name: "x"), Author(rawID: "a2", name: "y")])
+      }
+    }
+    let relisted = store.state.library._backingStorage.table(Author.self)
+    XCTAssertTrue(relisted.touched.contains(.init("a1")))
+    XCTAssertFalse(relisted.touched.contains(.init("a0")))
+    XCTAssertEqual(first.value?.name, "n0")
+  }
 }

@@ -73,6 +73,21 @@ final class ChangesTests: XCTestCase {
     XCTAssertNil(changes.ifChanged(\.first) { $0 })
   }
 
+  func testOneValueFormsCompareASubscriptedPart() {
+    struct Rows: Equatable { var values = [1, 2, 3] }
+    let changes = Changes(previous: Rows(), current: Rows(values: [1, 20, 3]))
+    var seen: [Int] = []
+    for index in 0..<3 {
+      changes.ifChanged(\.values[index]) { seen.append($0) }
+      changes.ifChanged({ $0.values[index] }) { seen.append(-$0) }
+    }
+    XCTAssertEqual(seen, [20, -20])
+    XCTAssertTrue(changes.hasChanged(\.values[1]))
+    XCTAssertFalse(changes.hasChanged(\.values[2]))
+    XCTAssertEqual(changes.ifChanged({ $0.values[1] }) { $0 + 1 }, 21)
+    XCTAssertNil(changes.ifChanged({ $0.values[0] }) { $0 })
+  }
+
   func testMapNarrowsToAPart() {
     let changes = Changes(previous: Profile(), current: Profile(age: 40))
     let ages = changes.map(\.age)

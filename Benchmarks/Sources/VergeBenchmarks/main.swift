@@ -1,3 +1,5 @@
+import CCallgrind
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,6 +18,12 @@ if arguments.contains("--help") || arguments.contains("-h") {
 }
 guard let settings = Settings.parse(arguments) else {
   progress(Settings.usage)
+  exit(2)
+}
+
+if settings.countsInstructions && callgrind_is_running() == 0 {
+  progress("--callgrind: not running under valgrind (or built without valgrind/callgrind.h); run:")
+  progress("  valgrind --tool=callgrind --collect-atstart=no --instr-atstart=no --callgrind-out-file=FILE VergeBenchmarks --callgrind FILE")
   exit(2)
 }
 

@@ -29,6 +29,37 @@ final class HarnessTests: XCTestCase {
     XCTAssertNil(Settings.parse(["--filter"]))
   }
 
+  func testCallgrindModeParsesItsOutputFile() throws {
+    let settings = try XCTUnwrap(Settings.parse(["--callgrind", "/tmp/out", "--quick"]))
+    XCTAssertEqual(settings.callgrindOutput, "/tmp/out")
+    XCTAssertTrue(settings.countsInstructions)
+    XCTAssertEqual(settings.repetitions, 1)
+    XCTAssertNil(Settings.parse(["--callgrind"]))
+    XCTAssertFalse(try XCTUnwrap(Settings.parse(["--quick"])).countsInstructions)
+  }
+
+  func testCallgrindDumpTotalIsRead() {
+    let dump = "events: Ir\nsummary: 0\n\nfn=(0) main\n0 600014\n\ntotals: 600014\n"
+    XCTAssertEqual(CallgrindDumps.total(in: dump), 600_014)
+    XCTAssertNil(CallgrindDumps.total(in: "events: Ir\n"))
+  }
+
+  func testRatioPrefersInstructionsAndTimeTargetsAreNotJudgedOnThem() {
+    let counted = CaseResult(
+      name: "c", units: 1,
+      library: SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: 300),
+      baseline: SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: 100))
+    XCTAssertEqual(counted.ratio, 3)
+    let timed = CaseResult(
+      name: "t", units: 1,
+      library: SideResult(nanosecondsPerOperation: 20),
+      baseline: SideResult(nanosecondsPerOperation: 10))
+    XCTAssertEqual(timed.ratio, 2)
+    let absolute = TargetVerdict.atMost(
+      "t", counted.library.nanosecondsPerOperation, limit: 30, format: Formatting.time)
+    XCTAssertEqual(absolute.outcome, .notMeasured)
+  }
+
   func testFilterMatchesScenarioTitleAndCaseName() throws {
     let settings = try XCTUnwrap(Settings.parse(["--filter", "COUNTER 1 sub"]))
     let scenario = Scenario.commit

@@ -114,6 +114,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
   @usableFromInline let middlewares: [CommitMiddleware<Value>]
+  /// `ThreadIdentity.depthKey`, read once: a commit reads it without
+  /// checking that the lazy global was made.
+  @usableFromInline let depthKey = ThreadIdentity.depthKey
 
   @usableFromInline
   init(
@@ -185,7 +188,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     countAfter: UnsafeMutablePointer<UInt64>? = nil,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    if mayHaveValueSubscribers && ThreadIdentity.deliveryDepth == 0 {
+    if mayHaveValueSubscribers && ThreadIdentity.deliveryDepth(key: depthKey) == 0 {
       // Fast path: become the delivering thread first, so that when nothing
       // is queued the event goes straight to the subscribers without a trip
       // through the queue (one lock round trip fewer).
@@ -214,7 +217,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
           return result
         }
         if let current = directCurrent {
-          ThreadIdentity.withDelivery {
+          ThreadIdentity.withOutermostDelivery(key: depthKey) {
             deliverChange(directSequence, directPrevious, current, to: directSubscribers)
           }
         }
@@ -491,7 +494,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Delivers every queued event; see the type's discussion for who blocks.
   @inlinable
   func drain() {
-    if ThreadIdentity.deliveryDepth == 0 {
+    if ThreadIdentity.deliveryDepth(key: depthKey) == 0 {
       // Not delivering anything: wait for the delivering thread, if any,
       // then deliver whatever is left ourselves.
       delivery.withLock { deliverPending(using: &$0) }

@@ -39,6 +39,23 @@ enum ThreadIdentity {
     Int(bitPattern: pthread_getspecific(depthKey))
   }
 
+  /// `deliveryDepth` through a key read once by the caller: `depthKey` is
+  /// a lazily made global, whose every read checks that it was made.
+  @inlinable @inline(__always)
+  static func deliveryDepth(key: pthread_key_t) -> Int {
+    Int(bitPattern: pthread_getspecific(key))
+  }
+
+  /// Runs `body` as a delivery of a thread that was delivering nothing
+  /// (`deliveryDepth(key:)` just read 0), through a key read once by the
+  /// caller.
+  @inlinable @inline(__always)
+  static func withOutermostDelivery<R>(key: pthread_key_t, _ body: () throws -> R) rethrows -> R {
+    pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
+    defer { pthread_setspecific(key, nil) }
+    return try body()
+  }
+
   @inlinable
   static func withDelivery<R>(_ body: () throws -> R) rethrows -> R {
     let depth = deliveryDepth

@@ -45,6 +45,7 @@ public struct Changes<State> {
   /// - Parameter keyPath: The part of the state to compare.
   /// - Returns: `true` when it differs, and on a first delivery.
   /// - Complexity: One read at `keyPath` of each state and one `==`.
+  @inlinable
   public func hasChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Bool {
     guard let previous else { return true }
     return previous[keyPath: keyPath] != current[keyPath: keyPath]
@@ -62,6 +63,33 @@ public struct Changes<State> {
   ) rethrows -> Bool {
     guard let previous else { return true }
     return try !areEqual(select(previous), select(current))
+  }
+
+  /// Runs `body` with the value at `keyPath` when it changed.
+  ///
+  /// ```swift
+  /// changes.ifChanged(\.count) { count in label = "\(count)" }
+  /// changes.ifChanged(\.rows[index]) { row in render(row) }
+  /// ```
+  ///
+  /// The one-key-path form of `ifChanged(_:then:)` for several key paths.
+  /// It is compiled in the caller's module for its types, so a key path
+  /// written at the call site is read like the property itself, without
+  /// forming a key path object or projecting it at run time.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The part of the state to compare.
+  ///   - body: Receives the new value.
+  /// - Returns: What `body` returned, or `nil` when nothing changed.
+  /// - Complexity: One read at `keyPath` of each state and one `==`.
+  @inlinable @discardableResult
+  public func ifChanged<Value: Equatable, Result>(
+    _ keyPath: KeyPath<State, Value>,
+    then body: (Value) throws -> Result
+  ) rethrows -> Result? {
+    let new = current[keyPath: keyPath]
+    if let previous, previous[keyPath: keyPath] == new { return nil }
+    return try body(new)
   }
 
   /// Runs `body` with the values at `keyPaths` when any of them changed.
@@ -88,6 +116,30 @@ public struct Changes<State> {
       guard changed else { return nil }
     }
     return try body(repeat current[keyPath: each keyPaths])
+  }
+
+  /// Runs `body` when the value that `select` picks changed.
+  ///
+  /// ```swift
+  /// changes.ifChanged({ $0.rows[index] }) { row in render(row) }
+  /// ```
+  ///
+  /// The one-value form of `ifChanged(_:_:)` for tuples, compiled in the
+  /// caller's module for its types.
+  ///
+  /// - Parameters:
+  ///   - select: Picks the value from a state.
+  ///   - body: Receives the value picked from the new state.
+  /// - Returns: What `body` returned, or `nil` when nothing changed.
+  /// - Complexity: Two calls of `select` and one `==`.
+  @inlinable @discardableResult
+  public func ifChanged<Value: Equatable, Result>(
+    _ select: (State) throws -> Value,
+    _ body: (Value) throws -> Result
+  ) rethrows -> Result? {
+    let new = try select(current)
+    if let previous, try select(previous) == new { return nil }
+    return try body(new)
   }
 
   /// Runs `body` when the values that `select` picks changed, compared with

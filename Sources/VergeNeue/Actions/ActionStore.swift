@@ -97,11 +97,16 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   /// Reduces `action` in place; call while holding the engine's `draining`.
   @inlinable
   func reduceDirectly(_ action: Action) -> StoreTask {
-    var effect = Effect<Action, Feature.Activity>.none
     let feature = engine.feature
-    core.commit { ref in
-      ref.modify { effect = feature.reduce(into: &$0, action: action) }
-    }
+    // The counted commit inlines the plain locked commit when nobody
+    // receives values; no commit middleware reads the trace on this path.
+    // The effect is the closure's result rather than a variable set inside
+    // it, so no placeholder effect is made and released per send.
+    let effect = core.countedCommit(
+      trace: CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
+    ) { ref in
+      ref.modify { feature.reduce(into: &$0, action: action) }
+    }.result
     return effect.items.isEmpty ? StoreTask(ticket: nil) : engine.startDirect(effect, origin: action)
   }
 

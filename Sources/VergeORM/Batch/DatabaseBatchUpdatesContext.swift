@@ -13,7 +13,7 @@
 /// it; it works on a draft that replaces the database only when the batch
 /// succeeds.
 public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
-  @usableFromInline var tables: [ObjectIdentifier: any AnyEntityTableStorage]
+  @usableFromInline var tables: EntityTables
   var draftIndexes: [String: any AnyIndexStorage]
   /// Per written table: each written ID's entity before the batch, whether
   /// it exists now and whether it changed.
@@ -46,7 +46,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
   @inlinable
   func read<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables[ObjectIdentifier(type)] else { return .empty }
-    return table as! EntityTableStorage<Entity>
+    return table.table(Entity.self)
   }
 
   /// Takes the table out of the dictionary so the draft is its only owner
@@ -60,7 +60,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
     var touched = takeTouches(Entity.self)
     defer {
       touched.stampIfChanged(&table)
-      tables[key] = table
+      tables[key] = EntityTableBox(table)
       touches[key] = touched
     }
     return body(&table, &touched)
@@ -69,7 +69,7 @@ public final class DatabaseBatchUpdatesContext<Database: DatabaseType> {
   @inlinable
   func takeTable<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables.removeValue(forKey: ObjectIdentifier(type)) else { return .empty }
-    return table as! EntityTableStorage<Entity>
+    return table.table(Entity.self)
   }
 
   @inlinable
@@ -248,6 +248,12 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
     }
   }
 
+  /// Makes room for `count` more written IDs, before a write of many.
+  @inlinable
+  mutating func reserveCapacity(_ count: Int) {
+    if count > 1 { many.reserveCapacity(many.count + count + 1) }
+  }
+
   /// Calls `body` with each written ID and its touch.
   @inlinable
   func forEach(_ body: (Entity.EntityID, Touch) -> Void) {
@@ -322,12 +328,16 @@ struct TableTouches<Entity: EntityType>: AnyTableTouches {
   var writesManyIDs: Bool { !many.isEmpty }
 
   @usableFromInline
-  func recordTouchedIDs(in table: any AnyEntityTableStorage) -> any AnyEntityTableStorage {
-    var table = table as! EntityTableStorage<Entity>
+  func recordTouchedIDs(in table: AnyEntityTableBox) -> AnyEntityTableBox {
+    var table = table.table(Entity.self)
+    guard changedCount <= TouchedIDs<Entity.EntityID>.listLimit else {
+      table.touched = .unlisted
+      return EntityTableBox(table)
+    }
     var ids = Set<Entity.EntityID>(minimumCapacity: changedCount)
     for (id, touch) in many where touch.changed { ids.insert(id) }
     table.touched = .many(ids)
-    return table
+    return EntityTableBox(table)
   }
 }
 
@@ -339,5 +349,5 @@ protocol AnyTableTouches: Sendable {
   var hasNetChanges: Bool { get }
   func removeGroupsOfRemovedIDs<Database>(in context: DatabaseBatchUpdatesContext<Database>)
   var writesManyIDs: Bool { get }
-  func recordTouchedIDs(in table: any AnyEntityTableStorage) -> any AnyEntityTableStorage
+  func recordTouchedIDs(in table: AnyEntityTableBox) -> AnyEntityTableBox
 }

@@ -54,6 +54,7 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
   public func insert<Entities: Sequence<Entity>>(_ entities: Entities) -> [Entity] {
     let entities = Array(entities)
     context.write(Entity.self) { table, touches in
+      touches.reserveCapacity(entities.count)
       for entity in entities {
         let old = table.entities.updateValue(entity, forKey: entity.entityID)
         touches.note(entity.entityID, before: old, after: entity)

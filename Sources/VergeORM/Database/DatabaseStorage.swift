@@ -5,7 +5,7 @@
 /// Read it through the database (`database.entities`, `database.indexes`)
 /// and change it with `performBatchUpdates`.
 public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: Sendable, Equatable {
-  @usableFromInline var tables: [ObjectIdentifier: any AnyEntityTableStorage] = [:]
+  @usableFromInline var tables = EntityTables()
   var indexes: [String: any AnyIndexStorage] = [:]
   /// Changes whenever a batch changes anything; 0 for the empty storage.
   @usableFromInline var version: UInt64 = 0
@@ -58,7 +58,14 @@ public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: S
   @inlinable
   func table<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables[ObjectIdentifier(type)] else { return .empty }
-    return table as! EntityTableStorage<Entity>
+    return table.table(Entity.self)
+  }
+
+  /// The box of the table of `Entity`, or `nil` for an empty table.
+  @inlinable
+  func box<Entity: EntityType>(_ type: Entity.Type) -> EntityTableBox<Entity>? {
+    guard let table = tables[ObjectIdentifier(type)] else { return nil }
+    return unsafeDowncast(table, to: EntityTableBox<Entity>.self)
   }
 
   func index<Index: DatabaseIndexType>(named name: String, as type: Index.Type) -> Index {

@@ -85,7 +85,7 @@ public struct DatabaseEntities<Database: DatabaseType>: Sendable {
   public subscript<Entity: EntityType>(
     dynamicMember keyPath: KeyPath<Database.Schema, EntityTableKey<Entity>>
   ) -> EntityTable<Entity> {
-    EntityTable(storage: storage.table(Entity.self))
+    EntityTable(box: storage.box(Entity.self))
   }
 }
 

@@ -9,12 +9,17 @@
 /// Iteration and `all()` follow an unspecified but stable order; use an
 /// `OrderedIDIndex` for an order of your own.
 public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
-  @usableFromInline let storage: EntityTableStorage<Entity>
+  /// The database's box of the table, held rather than copied out: a read
+  /// retains one object. `nil` for a table the database does not hold.
+  @usableFromInline let box: EntityTableBox<Entity>?
 
   @inlinable
-  init(storage: EntityTableStorage<Entity>) {
-    self.storage = storage
+  init(box: EntityTableBox<Entity>?) {
+    self.box = box
   }
+
+  @inlinable
+  var storage: EntityTableStorage<Entity> { box?.table ?? .empty }
 
   /// The entity with `id`.
   ///
@@ -23,7 +28,8 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   /// - Complexity: O(log₁₆ n), effectively O(1).
   @inlinable
   public func find(by id: Entity.EntityID) -> Entity? {
-    storage.entities[id]
+    guard let box else { return nil }
+    return box.table.entities[id]
   }
 
   /// The entities with `ids`, in the order asked, skipping missing ones.

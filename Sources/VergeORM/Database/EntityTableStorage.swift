@@ -38,30 +38,11 @@ struct EntityTableStorage<Entity: EntityType>: Sendable {
   }
 }
 
-/// A table whose entity type is known only at run time.
-@usableFromInline
-protocol AnyEntityTableStorage: Sendable {
-  var version: UInt64 { get }
-  var count: Int { get }
-  func isContentEqual(to other: (any AnyEntityTableStorage)?) -> Bool
-  func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws
-  func invariantViolations(name: String) -> [String]
-}
-
-extension EntityTableStorage: AnyEntityTableStorage {
-  @usableFromInline var count: Int { entities.count }
-
-  @usableFromInline
-  func isContentEqual(to other: (any AnyEntityTableStorage)?) -> Bool {
-    isContentEqual(to: other.map { $0 as! EntityTableStorage<Entity> } ?? .empty)
-  }
-
-  @usableFromInline
+extension EntityTableStorage {
   func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws {
     try container.encode(entities.map(\.value), forKey: key)
   }
 
-  @usableFromInline
   func invariantViolations(name: String) -> [String] {
     var problems = entities.invariantViolations().map { "table \(name): \($0)" }
     for (id, entity) in entities where entity.entityID != id {

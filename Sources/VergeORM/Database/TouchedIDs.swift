@@ -8,6 +8,13 @@ enum TouchedIDs<ID: Hashable & Sendable>: Sendable {
   case one(ID)
   /// Several IDs.
   case many(Set<ID>)
+  /// More IDs than `listLimit`: any ID may have changed. Listing them would
+  /// hash every ID once more in a big batch, while a reader that must look
+  /// an entity up pays about what a set look-up costs.
+  case unlisted
+
+  /// The most IDs a batch lists in `many`.
+  @usableFromInline static var listLimit: Int { 64 }
 
   /// Whether `id` is among them.
   ///
@@ -18,6 +25,7 @@ enum TouchedIDs<ID: Hashable & Sendable>: Sendable {
     case .none: false
     case .one(let only): only == id
     case .many(let ids): ids.contains(id)
+    case .unlisted: true
     }
   }
 }

@@ -90,7 +90,7 @@ extension Store {
 
 extension DatabaseType {
   func entities<Entity: EntityType>(of type: Entity.Type) -> EntityTable<Entity> {
-    EntityTable(storage: _backingStorage.table(type))
+    EntityTable(box: _backingStorage.box(type))
   }
 }
 

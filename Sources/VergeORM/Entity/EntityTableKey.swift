@@ -19,7 +19,7 @@ protocol AnyEntityTableKey: Sendable {
   var entityType: ObjectIdentifier { get }
   func decodeTable(
     from container: KeyedDecodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey
-  ) throws -> any AnyEntityTableStorage
+  ) throws -> AnyEntityTableBox
 }
 
 extension EntityTableKey: AnyEntityTableKey {
@@ -27,7 +27,7 @@ extension EntityTableKey: AnyEntityTableKey {
 
   func decodeTable(
     from container: KeyedDecodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey
-  ) throws -> any AnyEntityTableStorage {
+  ) throws -> AnyEntityTableBox {
     let entities = try container.decode([Entity].self, forKey: key)
     var table = EntityTableStorage<Entity>()
     for entity in entities {
@@ -39,7 +39,7 @@ extension EntityTableKey: AnyEntityTableKey {
     // Made from no other table: no tracker or comparison may take it for a
     // successor of a version it saw.
     table.previousVersion = table.version
-    return table
+    return EntityTableBox(table)
   }
 }
 

@@ -79,11 +79,11 @@ extension AnyIndexStorage where Self: DatabaseIndexType {
 
 /// Read access to tables by entity type, for index validation.
 struct TableSet {
-  var tables: [ObjectIdentifier: any AnyEntityTableStorage]
+  var tables: EntityTables
 
   func table<Entity: EntityType>(_ type: Entity.Type) -> EntityTableStorage<Entity> {
     guard let table = tables[ObjectIdentifier(type)] else { return .empty }
-    return table as! EntityTableStorage<Entity>
+    return table.table(Entity.self)
   }
 
   func contains<Entity: EntityType>(_ id: Entity.EntityID) -> Bool {

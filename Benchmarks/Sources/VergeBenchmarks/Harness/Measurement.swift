@@ -1,4 +1,5 @@
 import CAllocationCounter
+import CCallgrind
 
 /// Runs workloads in timed batches and reports medians per operation.
 struct Measurement {
@@ -17,6 +18,9 @@ struct Measurement {
   func measure(_ benchmarkCase: BenchmarkCase) -> CaseResult {
     let library = benchmarkCase.library()
     let baseline = benchmarkCase.baseline()
+    if let output = settings.callgrindOutput {
+      return count(benchmarkCase, library: library, baseline: baseline, output: output)
+    }
     // Calibration doubles as warm-up.
     let libraryIterations = calibrate(library)
     let baselineIterations = calibrate(baseline)
@@ -55,6 +59,44 @@ struct Measurement {
         return max(1, Int((Double(iterations) * scale).rounded(.up)))
       }
     }
+  }
+
+  /// Instruction-count mode: after calibration (which warms up), one batch
+  /// per side runs with callgrind collecting, and nothing else does, so
+  /// setup is not counted. Time is not measured (it would be valgrind's).
+  private func count(
+    _ benchmarkCase: BenchmarkCase, library: Workload, baseline: Workload, output: String
+  ) -> CaseResult {
+    // Calibrated twice: under valgrind the first operations (lazy binding,
+    // metadata, translation) are slow enough to make one batch of a single
+    // operation, which would count one-time costs.
+    _ = calibrate(library)
+    _ = calibrate(baseline)
+    let libraryIterations = calibrate(library)
+    let baselineIterations = calibrate(baseline)
+    let librarySide = counted(library, iterations: libraryIterations, output: output)
+    let baselineSide = counted(baseline, iterations: baselineIterations, output: output)
+    withExtendedLifetime(library.keepAlive) {}
+    withExtendedLifetime(baseline.keepAlive) {}
+    return CaseResult(
+      name: benchmarkCase.name, units: benchmarkCase.units, library: librarySide, baseline: baselineSide)
+  }
+
+  private func counted(_ workload: Workload, iterations: Int, output: String) -> SideResult {
+    let allocationsBefore = allocation_counter_count()
+    let bytesBefore = allocation_counter_bytes()
+    callgrind_begin()
+    workload.run(iterations)
+    callgrind_end("VergeBenchmarks")
+    let allocations = allocation_counter_count() &- allocationsBefore
+    let bytes = allocation_counter_bytes() &- bytesBefore
+    let instructions = CallgrindDumps.shared.nextTotal(output: output)
+    let count = Double(iterations)
+    return SideResult(
+      nanosecondsPerOperation: .nan,
+      allocationsPerOperation: countsAllocations ? Double(allocations) / count : nil,
+      bytesPerOperation: countsAllocations ? Double(bytes) / count : nil,
+      instructionsPerOperation: instructions.map { Double($0) / count })
   }
 
   private func sample(_ workload: Workload, iterations: Int) -> Sample {

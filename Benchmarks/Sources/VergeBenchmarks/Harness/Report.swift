@@ -4,7 +4,11 @@ enum Report {
     print("# Verge benchmarks")
     print("")
     print("- date: \(machine.date)")
-    print("- mode: \(settings.isQuick ? "quick" : "full"), \(settings.repetitions) batches of ~\(settings.batchDuration) per side")
+    if settings.countsInstructions {
+      print("- mode: instruction count (callgrind), \(settings.isQuick ? "quick" : "full") sizes, one counted batch per side after warm-up; ratios are of instructions")
+    } else {
+      print("- mode: \(settings.isQuick ? "quick" : "full"), \(settings.repetitions) batches of ~\(settings.batchDuration) per side")
+    }
     print("- machine: \(machine.processors) processors, \(machine.architecture), \(machine.system)")
     #if DEBUG
     print("- WARNING: debug build; figures are meaningless. Use `swift run -c release`.")
@@ -19,6 +23,10 @@ enum Report {
     print("## \(scenario.number). \(scenario.title)")
     print("")
     guard !results.cases.isEmpty else { return }
+    if results.cases.contains(where: { $0.library.instructionsPerOperation != nil }) {
+      instructionTable(results)
+      return
+    }
     print("| Case | Verge time/op | Baseline time/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for result in results.cases {
@@ -32,6 +40,33 @@ enum Report {
         name,
         Formatting.time(result.library.nanosecondsPerOperation),
         Formatting.time(result.baseline.nanosecondsPerOperation),
+        Formatting.ratio(result.ratio),
+        Formatting.count(result.library.allocationsPerOperation),
+        Formatting.count(result.baseline.allocationsPerOperation),
+        Formatting.bytes(result.library.bytesPerOperation),
+        Formatting.bytes(result.baseline.bytesPerOperation),
+      ]
+      print("| " + cells.joined(separator: " | ") + " |")
+    }
+    print("")
+  }
+
+  /// The table of an instruction-count run.
+  private static func instructionTable(_ results: ScenarioResults) {
+    print("| Case | Verge instr/op | Baseline instr/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for result in results.cases {
+      var name = result.name
+      if result.units > 1, let library = result.library.instructionsPerOperation,
+        let baseline = result.baseline.instructionsPerOperation
+      {
+        let units = Double(result.units)
+        name += " (per unit: \(Formatting.count(library / units)) vs \(Formatting.count(baseline / units)))"
+      }
+      let cells = [
+        name,
+        Formatting.count(result.library.instructionsPerOperation),
+        Formatting.count(result.baseline.instructionsPerOperation),
         Formatting.ratio(result.ratio),
         Formatting.count(result.library.allocationsPerOperation),
         Formatting.count(result.baseline.allocationsPerOperation),

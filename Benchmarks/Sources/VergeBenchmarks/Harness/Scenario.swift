@@ -28,6 +28,9 @@ struct SideResult {
   /// `nil` when allocation counting is unavailable on this platform.
   var allocationsPerOperation: Double?
   var bytesPerOperation: Double?
+  /// Instructions executed per operation, counted by callgrind; `nil` when
+  /// the run was timed instead.
+  var instructionsPerOperation: Double? = nil
 }
 
 /// Both sides of one case.
@@ -37,8 +40,14 @@ struct CaseResult {
   let library: SideResult
   let baseline: SideResult
 
-  /// Library time over baseline time.
-  var ratio: Double { library.nanosecondsPerOperation / baseline.nanosecondsPerOperation }
+  /// Library instructions over baseline instructions when they were
+  /// counted (`--callgrind`), otherwise library time over baseline time.
+  var ratio: Double {
+    if let library = library.instructionsPerOperation, let baseline = baseline.instructionsPerOperation {
+      return library / baseline
+    }
+    return library.nanosecondsPerOperation / baseline.nanosecondsPerOperation
+  }
 }
 
 /// The results of one scenario, by case name.
@@ -75,7 +84,8 @@ extension TargetVerdict {
   static func atMost(
     _ target: String, _ value: Double?, limit: Double, format: (Double) -> String
   ) -> TargetVerdict {
-    guard let value else { return TargetVerdict(target: target, outcome: .notMeasured, measured: "-") }
+    // NaN: a time that an instruction-count run does not measure.
+    guard let value, !value.isNaN else { return TargetVerdict(target: target, outcome: .notMeasured, measured: "-") }
     return TargetVerdict(
       target: target, outcome: value <= limit ? .met : .missed,
       measured: value <= limit

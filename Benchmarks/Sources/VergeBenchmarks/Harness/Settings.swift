@@ -7,6 +7,9 @@ struct Settings {
   /// Only cases whose "scenario case" name contains this (case-insensitive).
   var filter: String?
   var isQuick: Bool
+  /// Where valgrind writes callgrind's dumps (its `--callgrind-out-file`),
+  /// in instruction-count mode; `nil` when timing.
+  var callgrindOutput: String?
 
   static let full = Settings(batchDuration: .milliseconds(50), repetitions: 21, filter: nil, isQuick: false)
   static let quick = Settings(batchDuration: .milliseconds(2), repetitions: 3, filter: nil, isQuick: true)
@@ -15,12 +18,17 @@ struct Settings {
     usage: VergeBenchmarks [--quick] [--filter TEXT]
       --quick        measure a few milliseconds per case (for CI)
       --filter TEXT  run only cases whose scenario or case name contains TEXT
+      --callgrind FILE
+                     count instructions instead of timing: run under
+                     valgrind --tool=callgrind --collect-atstart=no
+                     --instr-atstart=no --callgrind-out-file=FILE
     """
 
   /// Parses the command line; `nil` when it is not understood.
   static func parse(_ arguments: [String]) -> Settings? {
     var settings = Settings.full
     var filter: String?
+    var callgrindOutput: String?
     var index = 0
     while index < arguments.count {
       switch arguments[index] {
@@ -29,14 +37,27 @@ struct Settings {
       case "--filter" where index + 1 < arguments.count:
         index += 1
         filter = arguments[index]
+      case "--callgrind" where index + 1 < arguments.count:
+        index += 1
+        callgrindOutput = arguments[index]
       default:
         return nil
       }
       index += 1
     }
     settings.filter = filter
+    settings.callgrindOutput = callgrindOutput
+    if callgrindOutput != nil {
+      // One counted batch per side, sized like a quick batch: the count
+      // does not depend on the batch's length, and valgrind is slow.
+      settings.batchDuration = Settings.quick.batchDuration
+      settings.repetitions = 1
+    }
     return settings
   }
+
+  /// Whether instructions are counted (under callgrind) instead of time.
+  var countsInstructions: Bool { callgrindOutput != nil }
 
   func includes(_ scenario: Scenario, _ benchmarkCase: BenchmarkCase) -> Bool {
     includes(scenario, named: benchmarkCase.name)

@@ -105,7 +105,7 @@ private func ormTargets(_ results: ScenarioResults, sizes: ORMSizes) -> [TargetV
       results[sizes.updateCase]?.library.nanosecondsPerOperation, limit: 5_000, format: Formatting.time)
   ]
   if let update = results[sizes.updateCase] {
-    let speedup = update.baseline.nanosecondsPerOperation / update.library.nanosecondsPerOperation
+    let speedup = 1 / update.ratio
     verdicts.append(
       TargetVerdict(
         target: "update 1 of \(grouped(sizes.table)) while the previous state is held: "
@@ -180,7 +180,7 @@ private func update(_ store: Store<ORMState, Never>, _ id: Row.EntityID) {
 
 /// A new store per operation, filled by one batch; the store and its table
 /// are released at the end of the operation, as on the baseline's side.
-private func insertBatch(count: Int) -> Workload {
+func insertBatch(count: Int) -> Workload {
   let entities = rows(count: count)
   return Workload { iterations in
     for _ in 0..<iterations {
@@ -191,7 +191,7 @@ private func insertBatch(count: Int) -> Workload {
   }
 }
 
-private func baselineInsert(count: Int) -> Workload {
+func baselineInsert(count: Int) -> Workload {
   let entities = rows(count: count)
   return Workload { iterations in
     for _ in 0..<iterations {
@@ -239,7 +239,7 @@ private func baselineUpdateOne(count: Int) -> Workload {
 
 // MARK: - Find
 
-private func findByID(count: Int) -> Workload {
+func findByID(count: Int) -> Workload {
   let database = database(count: count)
   let ids = IDWalk(count: count)
   return Workload { iterations in
@@ -249,7 +249,7 @@ private func findByID(count: Int) -> Workload {
   }
 }
 
-private func baselineFind(count: Int) -> Workload {
+func baselineFind(count: Int) -> Workload {
   let rows = dictionary(count: count)
   let ids = IDWalk(count: count)
   return Workload { iterations in

@@ -44,12 +44,12 @@ final class ScopedRootMethods: ReducerType {
 }
 
 extension Scenario {
-  /// 8. Scopes are views onto the root: a scope's commit or send against
+  /// 9. Scopes are views onto the root: a scope's commit or send against
   /// the same change made on the root, and a root commit with 1,000
   /// unsubscribed scopes against one with none.
   static var scopedCommit: Scenario {
     Scenario(
-      number: 8,
+      number: 9,
       title: "scoped commit: a scope is a view onto its root",
       cases: [
         BenchmarkCase(

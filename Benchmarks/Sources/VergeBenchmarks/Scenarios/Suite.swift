@@ -15,6 +15,7 @@ enum Suite {
       .orm(quick: quick),
       .testing,
       .persistence(quick: quick),
+      .idiomatic,
       .scopedCommit,
     ]
   }
