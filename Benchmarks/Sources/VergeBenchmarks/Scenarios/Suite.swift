@@ -16,7 +16,7 @@ enum Suite {
       .testing,
       .persistence(quick: quick),
       .idiomatic,
-      .scopedCommit,
+      .scopesAsViews,
     ]
   }
 }

@@ -47,7 +47,7 @@ extension Scenario {
   /// 9. Scopes are views onto the root: a scope's commit or send against
   /// the same change made on the root, and a root commit with 1,000
   /// unsubscribed scopes against one with none.
-  static var scopedCommit: Scenario {
+  static var scopesAsViews: Scenario {
     Scenario(
       number: 9,
       title: "scoped commit: a scope is a view onto its root",
