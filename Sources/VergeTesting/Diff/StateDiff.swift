@@ -21,7 +21,7 @@
 /// on one side only shows as `(absent)` on the other.
 ///
 /// Values are compared through their rendering, so two values that render
-/// the same count as equal here; ``render(expected:actual:)`` falls back to
+/// the same count as equal here; ``render(expected:actual:indent:)`` falls back to
 /// showing both whole values when the walk finds no difference.
 public enum StateDiff {
   /// One differing path.
