@@ -38,7 +38,7 @@ final class GalleryStateFile {
   ///   directory, unreadable, or already in use by another `comments`).
   init(path: String, session: GallerySession, api: FakePhotoAPI) throws(PersistenceError) {
     url = URL(fileURLWithPath: path)
-    persistence = try session.store.core.persist(\.database, to: url, version: Self.version)
+    persistence = try session.store.persist(\.database, to: url, version: Self.version)
     outcome = persistence.restoreOutcome
     let restored = session.store.state.database
     if !restored.indexes.allPhotos.isEmpty {

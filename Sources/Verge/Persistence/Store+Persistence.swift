@@ -95,9 +95,13 @@ extension Store {
   }
 }
 
-extension StoreComponentType {
-  /// Persists the store's state, or a part of it, to a file; see
+extension ReadableStore {
+  /// Persists the state, or a part of it, to a file, for every root store
+  /// shape (`ReducerStore`, `ActionStore`, a `StoreComponentType`); see
   /// ``Store/persist(_:to:version:writeInterval:migrate:)``.
+  ///
+  /// A scope's state is a part of its root store's: persist that part on
+  /// the root (`root.persist(\.draft, to: url)`).
   ///
   /// - Parameters:
   ///   - part: The part of the state to persist; `\.self` for all of it.
@@ -106,7 +110,8 @@ extension StoreComponentType {
   ///   - writeInterval: How long after a change the write happens.
   ///   - migrate: Turns a stored value of an older version into the current type.
   /// - Returns: The persistence.
-  /// - Throws: `PersistenceError`, with the state untouched.
+  /// - Throws: `PersistenceError`, with the state untouched;
+  ///   `.invalidConfiguration` when called on a scope.
   @discardableResult
   public func persist<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
@@ -115,6 +120,11 @@ extension StoreComponentType {
     writeInterval: Duration = .milliseconds(500),
     migrate: (@Sendable (PersistedPayload) throws -> Part)? = nil
   ) throws(PersistenceError) -> FilePersistence {
-    try store.persist(part, to: url, version: version, writeInterval: writeInterval, migrate: migrate)
+    guard case .store(let store) = storeView.source else {
+      throw .invalidConfiguration(
+        reason: "a scope's state is a part of its root store's state: persist that part on the root store")
+    }
+    return try store.persist(
+      part, to: url, version: version, writeInterval: writeInterval, migrate: migrate)
   }
 }
