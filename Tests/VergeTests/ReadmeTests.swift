@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Internal) import Verge
 import Observation
 import XCTest
@@ -69,6 +70,32 @@ final class ReadmeTests: XCTestCase {
     store.commit("increment") { $0.count += 1 }
     XCTAssertEqual(logger.lines.withLock { $0.count }, 1)
     XCTAssertTrue(logger.lines.withLock { $0[0] }.hasSuffix("): count 0 → 1"))
+  }
+
+  func testPersistenceSnippet() async throws {
+    enum Theme: Codable, Sendable { case light, dark }
+    struct Settings: Equatable, Codable, Sendable { var theme = Theme.light }
+    struct Session: Equatable, Sendable { var token = "" }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ReadmePersistence-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("settings.json")
+
+    // README: "Persistence"
+    struct AppState: Equatable {
+      var settings = Settings()   // Codable
+      var session = Session()     // not saved
+    }
+    let store = Store<AppState, Never>(initialState: AppState())
+    let persistence = try store.persist(\.settings, to: url, version: 1)
+    store.commit { $0.settings.theme = .dark }   // written within half a second
+    try await persistence.flush()                  // or now
+
+    try persistence.close()
+    let again = Store<AppState, Never>(initialState: AppState())
+    let restored = try again.persist(\.settings, to: url, version: 1)
+    XCTAssertEqual(again.state.settings.theme, .dark)
+    try restored.close()
   }
 
   // `print` in the README's snippet, captured here instead of written out.
