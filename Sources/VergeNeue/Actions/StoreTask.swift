@@ -10,10 +10,15 @@ public struct StoreTask: Sendable {
   /// `nil` for an action reduced before `send` returned that started no
   /// effect: there is nothing to wait for or cancel.
   @usableFromInline let ticket: Ticket?
+  /// What keeps the effects running while this handle lives: the engine of
+  /// a scope with its own reducer; `nil` for a root store, whose effects
+  /// live as long as the store.
+  let owner: (any AnyObject & Sendable)?
 
   @usableFromInline
-  init(ticket: Ticket?) {
+  init(ticket: Ticket?, owner: (any AnyObject & Sendable)? = nil) {
     self.ticket = ticket
+    self.owner = owner
   }
 
   /// Waits until the action has been reduced and every effect it started
