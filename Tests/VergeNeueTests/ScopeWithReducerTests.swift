@@ -305,6 +305,25 @@ final class ScopeWithReducerTests: XCTestCase {
     XCTAssertEqual(store.state.unrelated, 400)
     XCTAssertEqual(lengths.all, Array(1...400), "one delivery per reduction, in order")
   }
+
+  func testConcurrentSendsThroughAReducerStoresPipeline() {
+    let seen = Collected<String>()
+    let seeing = Middleware<ReducerMessage<Talk>, Talk>(name: "seeing") { step in
+      if case .mutation(let mutation) = step.message { seen.append(mutation.name) }
+      step.next()
+    }
+    let root = ReducerStore(initialState: Talk(), reducer: TalkReducer(), middlewares: [seeing])
+    let draft = root.scope(\.draft, reducer: NoteFeature())
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<100 {
+        draft.send(.first)                                    // and its effect sends .third
+        root.commit { $0.bumpUnrelated() }
+      }
+    }
+    XCTAssertEqual(draft.state.log.count, 800)
+    XCTAssertEqual(root.state.unrelated, 400)
+    XCTAssertEqual(seen.all.count, 1_200)
+  }
 }
 
 private func openGate() -> Gate {
