@@ -6,6 +6,12 @@
 /// ```swift
 /// await store.send(.refresh).finish()   // reduced, and its effects done
 /// ```
+///
+/// The effects of a root store live as long as the store. Those of a scope
+/// with its own reducer (`Store.scope(_:reducer:)`) live as long as the
+/// scope or a `StoreTask` it returned, so
+/// `await store.scope(\.draft, reducer: DraftFeature()).send(.save).finish()`
+/// waits for them.
 public struct StoreTask: Sendable {
   /// `nil` for an action reduced before `send` returned that started no
   /// effect: there is nothing to wait for or cancel.
