@@ -65,7 +65,20 @@ private struct TodosFeature: ActionReducer {
   }
 }
 
+private struct TodoApp: Equatable, Sendable { var todos = TodosFeature.State() }
+
 final class ComposingFeaturesArticleTests: XCTestCase {
+  func testTheArticlesFeatureOnACoreStore() {
+    let app = Store<TodoApp, Never>(initialState: TodoApp())
+    let todos = app.scope(
+      \.todos,
+      reducer: TodosFeature().forEach(\.todos, action: TodosFeature.todoCase, element: TodoFeature()))
+    todos.send(.add("Buy milk"))
+    todos.send(.todo(id: 0, action: .toggle))         // app.state.todos.todos[0].done == true
+
+    XCTAssertEqual(app.state.todos.todos[0].done, true)
+  }
+
   func testTheArticlesExample() async {
     let store = ActionStore(
       initialState: TodosFeature.State(),

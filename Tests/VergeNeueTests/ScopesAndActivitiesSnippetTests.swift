@@ -62,4 +62,19 @@ final class ScopesAndActivitiesSnippetTests: XCTestCase {
     XCTAssertEqual(draft.state.text, "")
     XCTAssertEqual(posted.all, [.posted("hello")])
   }
+
+  func testReadmeSnippetOfAFeatureWithItsOwnReducer() {
+    let chat = Store<Chat, ChatActivity>(initialState: Chat())
+    chat.sinkActivity { [weak chat] activity in
+      if case .posted(let text) = activity { chat?.commit { $0.sent.append(text) } }
+    }
+    .storeWhileSourceActive()
+
+    let editor = chat.scope(\.draft, reducer: DraftFeature())
+    editor.send(.edit("hello"))
+    editor.send(.post)           // chat.state.sent == ["hello"]
+
+    XCTAssertEqual(chat.state.sent, ["hello"])
+    XCTAssertEqual(editor.state.text, "hello", "this DraftFeature leaves clearing the text to a parent")
+  }
 }

@@ -214,8 +214,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     }
     var after: State?
     if observers.isEmpty && lifecycle.isEmpty && chain.isEmpty {
-      access.write(trace()) { effect = feature.reduce(into: &$0, action: action) }
+      effect = access.reduce(action, by: self, trace: trace()) ?? .none
     } else {
+      // Only a root store has middlewares and observers: it writes in place.
       let (before, new) = access.write(trace()) { state -> (State, State) in
         let before = state
         effect = feature.reduce(into: &state, action: action)
@@ -235,6 +236,12 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   // MARK: - Effects
+
+  /// Starts the effects of a scope's reduction that its root's pipeline
+  /// held and ran later, outside any ticket.
+  func startLate(_ effect: Effect<Action, Feature.Activity>, origin: Action) {
+    _ = start(effect, origin: origin)
+  }
 
   private func start(_ effect: Effect<Action, Feature.Activity>, origin: Action) -> [Task<Void, Never>] {
     guard !effect.items.isEmpty else { return [] }

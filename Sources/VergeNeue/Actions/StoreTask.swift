@@ -6,14 +6,25 @@
 /// ```swift
 /// await store.send(.refresh).finish()   // reduced, and its effects done
 /// ```
+///
+/// The effects of a root store live as long as the store. Those of a scope
+/// with its own reducer (`Store.scope(_:reducer:)`) live as long as the
+/// scope or a `StoreTask` it returned, so
+/// `await store.scope(\.draft, reducer: DraftFeature()).send(.save).finish()`
+/// waits for them.
 public struct StoreTask: Sendable {
   /// `nil` for an action reduced before `send` returned that started no
   /// effect: there is nothing to wait for or cancel.
   @usableFromInline let ticket: Ticket?
+  /// What keeps the effects running while this handle lives: the engine of
+  /// a scope with its own reducer; `nil` for a root store, whose effects
+  /// live as long as the store.
+  let owner: (any AnyObject & Sendable)?
 
   @usableFromInline
-  init(ticket: Ticket?) {
+  init(ticket: Ticket?, owner: (any AnyObject & Sendable)? = nil) {
     self.ticket = ticket
+    self.owner = owner
   }
 
   /// Waits until the action has been reduced and every effect it started

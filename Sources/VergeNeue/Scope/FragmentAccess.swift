@@ -11,11 +11,24 @@ protocol FragmentAccess<Fragment>: Sendable {
   /// Commits a named mutation; a scope of a `ReducerStore` sends it through
   /// the root's pipeline instead of writing it in place.
   func commit(_ mutation: ReducerMutation<Fragment>)
+  /// Reduces `action` with `engine`'s feature as one change named after it
+  /// and returns the effect; a scope of a `ReducerStore` sends the change
+  /// through the root's pipeline, which may drop or hold it (`nil` then).
+  func reduce<Feature: ActionReducer>(
+    _ action: Feature.Action, by engine: ActionEngine<Feature>, trace: @autoclosure () -> CommitTrace
+  ) -> Effect<Feature.Action, Feature.Activity>? where Feature.State == Fragment
 }
 
 extension FragmentAccess {
   func commit(_ mutation: ReducerMutation<Fragment>) {
     write(mutation.trace) { mutation.body(&$0) }
+  }
+
+  func reduce<Feature: ActionReducer>(
+    _ action: Feature.Action, by engine: ActionEngine<Feature>, trace: @autoclosure () -> CommitTrace
+  ) -> Effect<Feature.Action, Feature.Activity>? where Feature.State == Fragment {
+    let feature = engine.feature
+    return write(trace()) { feature.reduce(into: &$0, action: action) }
   }
 }
 
@@ -157,6 +170,25 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
       ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
         mutation.body(&$0[keyPath: keyPath.value])
       })
+  }
+
+  func reduce<Feature: ActionReducer>(
+    _ action: Feature.Action, by engine: ActionEngine<Feature>, trace: @autoclosure () -> CommitTrace
+  ) -> Effect<Feature.Action, Feature.Activity>? where Feature.State == Fragment {
+    let feature = engine.feature
+    guard let pipeline = rootStore.pipeline else {
+      return write(trace()) { feature.reduce(into: &$0, action: action) }
+    }
+    let (keyPath, trace) = (keyPath, trace())
+    let handoff = ReductionHandoff<Effect<Feature.Action, Feature.Activity>>()
+    pipeline(
+      ReducerMutation(trace.name, file: trace.file, function: trace.function, line: trace.line) { [weak engine] root in
+        let effect = feature.reduce(into: &root[keyPath: keyPath.value], action: action)
+        // Held by a middleware and run after `reduce` returned: start the
+        // effects once this commit is over (here, the root is locked).
+        if handoff.deliver(effect) { Task { engine?.startLate(effect, origin: action) } }
+      })
+    return handoff.collect()
   }
 
   func derived() -> Derived<Fragment> {

@@ -1,24 +1,35 @@
 @_spi(Internal) import Verge
 
-/// A view onto one part of an `ActionStore`'s state and one case of its
-/// actions, as The Composable Architecture scopes its store: a child
-/// feature's screen reads its part and sends its own actions, and the root
-/// store runs them.
+/// A view onto one part of a root store's state that sends enum actions.
+/// It comes in two forms, one per kind of root:
+///
+/// - On an `ActionStore`, features compose: the child feature is embedded
+///   in the root's reducer (`ActionReducer.embed(_:state:action:)`,
+///   `forEach`, `ifLet`) and `scope(state:action:)` views its part and one
+///   case of the root's actions, as The Composable Architecture scopes its
+///   store. What it sends is wrapped into the root's action and goes
+///   through the root's reducer, middlewares, `Recorder` and `UndoHistory`,
+///   under the root's re-entrancy rule; it returns the root's `StoreTask`.
+/// - On a root with no enum-action reducer of its own (a core `Store`, a
+///   `ReducerStore`, a method `ScopedStore`), `scope(_:reducer:)` gives the
+///   part its own feature. Its actions are reduced one at a time, in the
+///   order sent, with `ActionStore`'s re-entrancy rule and effects, and each
+///   reduction is committed into the root in place, named after the action:
+///   by the core store's `commit` (its commit middlewares see it), or
+///   through a `ReducerStore`'s pipeline as a mutation. Its activities go to
+///   the root's, whose type they must have (or be `Never`). Its effects run
+///   while the scope or a `StoreTask` it returned lives, and are cancelled
+///   once all of those are gone.
 ///
 /// ```swift
-/// let store = ActionStore(
-///   initialState: AppFeature.State(),
-///   reducer: AppFeature().embed(SearchFeature(), state: \.search, action: AppFeature.searchCase))
-/// let search = store.scope(state: \.search, action: AppFeature.Action.search)
+/// let search = store.scope(state: \.search, action: AppFeature.Action.search)   // ActionStore
 /// search.send(.queryChanged("swift"))          // AppFeature.Action.search(.queryChanged("swift"))
-/// search.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
+///
+/// let draft = chat.scope(\.draft, reducer: DraftFeature())                       // Store
+/// draft.send(.edit("hello"))                   // committed to chat, named after the action
+/// draft.sinkState { changes in render(changes.current) }.storeWhileSourceActive()
 /// ```
 ///
-/// - What it sends is wrapped into the root's action and sent to the root
-///   store: the root's reducer (with the child embedded in it, see
-///   `ActionReducer.embed(_:state:action:)`), its middlewares, `Recorder`
-///   and `UndoHistory` see it, and the root's re-entrancy rule and effects
-///   apply. It returns the root's `StoreTask`.
 /// - Reads, `sinkState`, `derived` and `changes` come from `ReadableStore`
 ///   and notify only when its part changes; `sinkActivity` receives the
 ///   root's activities.
@@ -40,11 +51,12 @@ public final class ScopedActionStore<State: Equatable & Sendable, Action: Sendab
   /// Its part of the root store's state.
   public var storeView: StoreView<State, Activity> { StoreView(fragment: fragment) }
 
-  /// Sends an action: wrapped into the root's action, to the root store.
+  /// Sends an action: wrapped into the root's action, to the root store;
+  /// or, for a scope with its own reducer, to that reducer.
   ///
   /// - Parameter action: What happened.
-  /// - Returns: The root store's handle for the action: wait for its
-  ///   reduction and effects, or cancel those effects.
+  /// - Returns: A handle for the action: wait for its reduction and
+  ///   effects, or cancel those effects.
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
     sendToRoot(action)
@@ -55,7 +67,7 @@ public final class ScopedActionStore<State: Equatable & Sendable, Action: Sendab
   /// - Parameters:
   ///   - state: Where the part lives in this scope's state.
   ///   - action: Wraps the part's actions into this scope's.
-  /// - Returns: The scoped store; it sends to the same root.
+  /// - Returns: The scoped store; it sends where this scope sends.
   /// - Complexity: O(1); it subscribes to nothing until asked to.
   @inlinable
   public func scope<ChildState, ChildAction>(
@@ -77,7 +89,9 @@ extension ActionStore {
   /// of this store's actions; see `ScopedActionStore`.
   ///
   /// The child feature runs inside this store's reducer: embed it there
-  /// (`embed(_:state:action:)`, `forEach`, `ifLet`).
+  /// (`embed(_:state:action:)`, `forEach`, `ifLet`). An `ActionStore` has
+  /// no `scope(_:reducer:)`: its features compose rather than run reducers
+  /// of their own beside the root's.
   ///
   /// - Parameters:
   ///   - state: Where the part lives in this state.

@@ -180,10 +180,12 @@ extension Store {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    let root = RootStore(store: self, owner: nil)
-    return ScopedStore(
-      anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer,
-      commitDirectly: commitDirectly)
+    ScopedStore(anchor: anchor(keyPath), reducer: reducer, commitDirectly: commitDirectly)
+  }
+
+  /// The part at `keyPath`, written in place.
+  func anchor<Part: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Part> & Sendable) -> any ScopeAnchor<Part> {
+    KeyPathAccess(rootStore: RootStore(store: self, owner: nil), keyPath: SendableWritableKeyPath(keyPath))
   }
 }
 
@@ -219,11 +221,14 @@ extension ReducerStore {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
+    ScopedStore(anchor: anchor(keyPath), reducer: reducer, commitDirectly: commitDirectly)
+  }
+
+  /// The part at `keyPath`, written through this store's pipeline.
+  func anchor<Part: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Part> & Sendable) -> any ScopeAnchor<Part> {
     let root = RootStore(
       store: core, owner: self, pipeline: { [self] mutation in commitThroughEngine(mutation) },
       announce: { [self] info in try await engine.admitThroughPipeline(info, on: access) })
-    return ScopedStore(
-      anchor: KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath)), reducer: reducer,
-      commitDirectly: commitDirectly)
+    return KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath))
   }
 }
