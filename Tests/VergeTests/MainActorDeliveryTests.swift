@@ -95,6 +95,29 @@ final class MainActorDeliveryTests: XCTestCase {
   }
 
   @MainActor
+  func testCancellingDropsDeliveriesStillWaitingForTheMainQueue() async {
+    struct State: Equatable { var count = 0 }
+    let store = Store<State, Never>(initialState: State())
+    let log = MainActorLog()
+    let subscription = store.sinkState(dropsFirst: true) { changes in
+      log.record(changes.count)
+    }
+    // Queue three deliveries behind the blocked main thread, then cancel.
+    let committed = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      for _ in 0..<3 { store.commit { $0.count += 1 } }
+      committed.signal()
+    }
+    committed.wait()
+    subscription.cancel()
+    // Runs after the drain that was queued first.
+    await withCheckedContinuation { continuation in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    XCTAssertEqual(log.values, [], "no delivery starts after cancel() returns")
+  }
+
+  @MainActor
   func testActivitiesAndDerivedValuesDeliverOnTheMainActor() async {
     struct State: Equatable { var count = 0 }
     let store = Store<State, Int>(initialState: State())

@@ -97,14 +97,15 @@ public final class Derived<Value: Sendable>: Sendable {
     isolation: isolated (any Actor)? = #isolation,
     _ receive: @escaping (Changes<Value>) -> Void
   ) -> StoreSubscription {
-    let deliver = IsolatedReceiver.deliverer(receive, isolation: isolation)
-    // The handler holds this derived value, so the subscription keeps it
-    // alive until the subscription is cancelled or its store goes away (both
-    // drop the subscriber, which breaks the cycle).
-    let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
-      withExtendedLifetime(self) { deliver(changes) }
+    IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
+      // The handler holds this derived value, so the subscription keeps it
+      // alive until the subscription is cancelled or its store goes away
+      // (both drop the subscriber, which breaks the cycle).
+      let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
+        withExtendedLifetime(self) { deliver(changes) }
+      }
+      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue).0
     }
-    return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue).0
   }
 
   /// A value derived from this one.

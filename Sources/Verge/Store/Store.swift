@@ -252,10 +252,9 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     isolation: isolated (any Actor)? = #isolation,
     _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
-    core.subscribe(
-      .changes(IsolatedReceiver.deliverer(receive, isolation: isolation)),
-      dropsFirst: dropsFirst, queue: queue
-    ).0
+    IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
+      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: queue).0
+    }
   }
 
   /// Subscribes to activities sent after this call.
@@ -273,9 +272,8 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     isolation: isolated (any Actor)? = #isolation,
     _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
-    core.subscribe(
-      .activity(IsolatedReceiver.deliverer(receive, isolation: isolation)),
-      dropsFirst: true, queue: queue
-    ).0
+    IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
+      core.subscribe(.activity(deliver), dropsFirst: true, queue: queue).0
+    }
   }
 }

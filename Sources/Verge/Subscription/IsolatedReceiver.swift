@@ -18,6 +18,9 @@ final class IsolatedReceiver<Payload: Sendable> {
   private struct Mailbox: Sendable {
     var waiting: [Payload] = []
     var isScheduled = false
+    /// The subscription's token, once made: a delivery still waiting when
+    /// it is cancelled (or released) is dropped, never delivered.
+    weak var token: StoreSubscription?
   }
 
   private let receive: (Payload) -> Void
@@ -31,28 +34,35 @@ final class IsolatedReceiver<Payload: Sendable> {
     isMainActor = actor === MainActor.shared
   }
 
-  /// The function a store calls with each delivery: `receive` itself when
-  /// there is no isolation to respect, otherwise a hop to the isolation.
+  /// Subscribes `receive` through `subscribe`, handing the store a function
+  /// it may call from any thread, serially: `receive` itself when there is
+  /// no isolation to respect, otherwise a hop to the isolation.
   ///
   /// - Parameters:
   ///   - receive: The subscriber's handler, isolated to `isolation`.
   ///   - isolation: The caller's isolation, `#isolation` at the call site.
-  /// - Returns: A function the store may call from any thread, serially.
+  ///   - subscribe: Registers the function the store calls.
+  /// - Returns: The subscription's token.
   @usableFromInline
-  static func deliverer(
+  static func subscribe(
     _ receive: @escaping (Payload) -> Void,
-    isolation: (any Actor)?
-  ) -> @Sendable (Payload) -> Void {
+    isolation: (any Actor)?,
+    _ subscribe: (@escaping @Sendable (Payload) -> Void) -> StoreSubscription
+  ) -> StoreSubscription {
     guard let isolation else {
       // Nonisolated code: the handler is called as a `@Sendable` one was
       // before subscriptions took the caller's isolation — from the
       // delivering thread or the chosen queue, one delivery at a time, never
       // concurrently with itself. `@Sendable` does not change a function's
       // representation, so the cast costs nothing per delivery.
-      return unsafeBitCast(receive, to: (@Sendable (Payload) -> Void).self)
+      return subscribe(unsafeBitCast(receive, to: (@Sendable (Payload) -> Void).self))
     }
     let receiver = IsolatedReceiver(receive, actor: isolation)
-    return { receiver.deliver($0) }
+    let token = subscribe { receiver.deliver($0) }
+    // Before any hop can drain: the caller is on the isolation the drain
+    // runs on, and it has not returned yet.
+    receiver.mailbox.withLock { $0.token = token }
+    return token
   }
 
   /// Whether this delivery may call the handler right here.
@@ -84,17 +94,19 @@ final class IsolatedReceiver<Payload: Sendable> {
     drain()
   }
 
-  /// Calls the handler with everything waiting, in order, until nothing is.
+  /// Calls the handler with everything waiting, in order, until nothing is,
+  /// or until the subscription ends (what still waits is then dropped).
   /// Runs on the handler's actor.
   private func drain() {
     while true {
-      let batch = mailbox.withLock { mailbox -> [Payload] in
+      let (batch, token) = mailbox.withLock { mailbox -> ([Payload], StoreSubscription?) in
         defer { mailbox.waiting = [] }
         if mailbox.waiting.isEmpty { mailbox.isScheduled = false }
-        return mailbox.waiting
+        return (mailbox.waiting, mailbox.token)
       }
       if batch.isEmpty { return }
       for payload in batch {
+        guard let token, !token.isCancelled else { continue }
         receive(payload)
       }
     }
