@@ -95,9 +95,10 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// Commits are serialized: one runs at a time, on the calling thread. When
   /// the closure throws, the state stays exactly as it was, no one is
   /// notified and the error is rethrown. When the closure writes nothing,
-  /// no one is notified; when it writes equal values and the store keeps the
-  /// previous state anyway (for a `sinkState` subscriber or a middleware), no
-  /// one is notified either.
+  /// no one is notified. When it writes, subscribers are notified even if it
+  /// assigned equal values, as in Verge: whether a part changed is decided
+  /// where it is asked (`ifChanged`, derived values, observation), never by
+  /// comparing whole states, which would cost O(size of the state).
   ///
   /// Subscribers called on the committing thread have all been called when
   /// `commit` returns, except for a commit made from inside a subscriber:
