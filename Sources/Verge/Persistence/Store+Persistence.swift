@@ -2,58 +2,13 @@ import Dispatch
 import Foundation
 
 extension Store {
-  /// Persists the state, or a part of it, to a file: restores it from the
-  /// file now, then writes it after commits.
-  ///
-  /// ```swift
-  /// struct AppState: Equatable {
-  ///   var settings = Settings()     // Codable
-  ///   var session = Session()       // not persisted
-  /// }
-  /// let store = Store<AppState, Never>(initialState: AppState())
-  /// let persistence = try store.persist(\.settings, to: url, version: 1)
-  /// ```
-  ///
-  /// Use `\.self` to persist the whole state (it must then be `Codable`).
-  ///
-  /// Restoring: when the file exists and holds a value of `version`, that
-  /// value replaces the part (in a commit named `persistence.restore`, which
-  /// subscribers see). A file of an older version goes through `migrate`.
-  /// A damaged file, one of a newer version, one that does not decode, or
-  /// one whose migration throws is refused: it is renamed aside (never
-  /// overwritten or deleted), the store keeps its state, and
-  /// ``FilePersistence/restoreOutcome`` says what happened and where the
-  /// file went.
-  ///
-  /// Writing: see ``FilePersistence``. Persistence subscribes to the store
-  /// (without asking for the previous state): a commit then costs what it
-  /// costs with one subscriber, plus one atomic read; the encoding and the
-  /// disk are the writer queue's business.
-  ///
-  /// - Parameters:
-  ///   - part: The part of the state to persist; `\.self` for all of it.
-  ///   - url: The state file; its directory is created if missing.
-  ///   - version: The schema version written into the file (0 or more). Raise
-  ///     it when the persisted type changes in a way old files do not decode
-  ///     as, and give `migrate`.
-  ///   - writeInterval: How long after a change the write happens; at most
-  ///     one write starts per interval.
-  ///   - migrate: Turns a stored value of an older version into the current
-  ///     type; `nil` refuses older files.
-  /// - Returns: The persistence, which lives as long as the store; keep it
-  ///   to flush, or to ask what happened when restoring.
-  /// - Throws: `PersistenceError.invalidConfiguration`, `.fileInUse` when
-  ///   another store persists to the file, `.io` when the file or its
-  ///   directory cannot be read or created. The state is then untouched.
-  /// - Complexity: Reads, checks and decodes the file on the calling thread:
-  ///   in proportion to the file's size.
-  @discardableResult
-  public func persist<Part: Codable & Sendable>(
+  /// Attaches persistence to this store; see `ReadableStore.persist`.
+  func attachPersistence<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
     to url: URL,
-    version: Int = 1,
-    writeInterval: Duration = .milliseconds(500),
-    migrate: (@Sendable (PersistedPayload) throws -> Part)? = nil
+    version: Int,
+    writeInterval: Duration,
+    migrate: (@Sendable (PersistedPayload) throws -> Part)?
   ) throws(PersistenceError) -> FilePersistence {
     guard url.isFileURL, !url.hasDirectoryPath, !url.path.isEmpty else {
       throw .invalidConfiguration(reason: "\(url) is not the URL of a file")
@@ -96,22 +51,57 @@ extension Store {
 }
 
 extension ReadableStore {
-  /// Persists the state, or a part of it, to a file, for every root store
-  /// shape (`ReducerStore`, `ActionStore`, a `StoreComponentType`); see
-  /// ``Store/persist(_:to:version:writeInterval:migrate:)``.
+  /// Persists the state, or a part of it, to a file: restores it from the
+  /// file now, then writes it after commits.
   ///
-  /// A scope's state is a part of its root store's: persist that part on
-  /// the root (`root.persist(\.draft, to: url)`).
+  /// ```swift
+  /// struct AppState: Equatable {
+  ///   var settings = Settings()     // Codable
+  ///   var session = Session()       // not persisted
+  /// }
+  /// let store = Store<AppState, Never>(initialState: AppState())
+  /// let persistence = try store.persist(\.settings, to: url, version: 1)
+  /// ```
+  ///
+  /// Use `\.self` to persist the whole state (it must then be `Codable`).
+  /// Every root store shape persists this way (`Store`, `ReducerStore`,
+  /// `ActionStore`, a `StoreComponentType`). A scope's state is a part of
+  /// its root store's: persist that part on the root
+  /// (`root.persist(\.draft, to: url)`); called on a scope, `persist`
+  /// throws `.invalidConfiguration`.
+  ///
+  /// Restoring: when the file exists and holds a value of `version`, that
+  /// value replaces the part (in a commit named `persistence.restore`, which
+  /// subscribers see). A file of an older version goes through `migrate`.
+  /// A damaged file, one of a newer version, one that does not decode, or
+  /// one whose migration throws is refused: it is renamed aside (never
+  /// overwritten or deleted), the store keeps its state, and
+  /// ``FilePersistence/restoreOutcome`` says what happened and where the
+  /// file went.
+  ///
+  /// Writing: see ``FilePersistence``. Persistence subscribes to the store
+  /// (without asking for the previous state): a commit then costs what it
+  /// costs with one subscriber, plus one atomic read; the encoding and the
+  /// disk are the writer queue's business.
   ///
   /// - Parameters:
   ///   - part: The part of the state to persist; `\.self` for all of it.
-  ///   - url: The state file.
-  ///   - version: The schema version written into the file.
-  ///   - writeInterval: How long after a change the write happens.
-  ///   - migrate: Turns a stored value of an older version into the current type.
-  /// - Returns: The persistence.
-  /// - Throws: `PersistenceError`, with the state untouched;
-  ///   `.invalidConfiguration` when called on a scope.
+  ///   - url: The state file; its directory is created if missing.
+  ///   - version: The schema version written into the file (0 or more). Raise
+  ///     it when the persisted type changes in a way old files do not decode
+  ///     as, and give `migrate`.
+  ///   - writeInterval: How long after a change the write happens; at most
+  ///     one write starts per interval.
+  ///   - migrate: Turns a stored value of an older version into the current
+  ///     type; `nil` refuses older files.
+  /// - Returns: The persistence, which lives as long as the store; keep it
+  ///   to flush, or to ask what happened when restoring.
+  /// - Throws: `PersistenceError.invalidConfiguration` (also on a scope),
+  ///   `.fileInUse` when another store persists to the file, `.io` when the
+  ///   file or its directory cannot be read or created. The state is then
+  ///   untouched.
+  /// - Complexity: Reads, checks and decodes the file on the calling thread:
+  ///   in proportion to the file's size.
   @discardableResult
   public func persist<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
@@ -124,7 +114,7 @@ extension ReadableStore {
       throw .invalidConfiguration(
         reason: "a scope's state is a part of its root store's state: persist that part on the root store")
     }
-    return try store.persist(
+    return try store.attachPersistence(
       part, to: url, version: version, writeInterval: writeInterval, migrate: migrate)
   }
 }

@@ -35,7 +35,6 @@ public final class StoreSubscription: Sendable, Hashable {
     actions = LockedBox(Actions(cancel: cancel, retainInSource: retainInSource, isLive: isLive))
   }
 
-
   deinit {
     cancel()
   }
@@ -50,11 +49,11 @@ public final class StoreSubscription: Sendable, Hashable {
   /// Ends the subscription. No delivery starts after this returns; calling it
   /// again does nothing.
   public func cancel() {
-    let taken = actions.withLock { actions in
+    let action = actions.withLock { actions in
       defer { actions = Actions() }
-      return actions
+      return actions.cancel
     }
-    taken.cancel?()
+    action?()
   }
 
   /// Hands the token to its source (the store or derived value it came from),
