@@ -180,57 +180,101 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// Mutates the value in place; see `Store.commit` for the contract.
   ///
-  /// `countAfter`, when given, receives `changeCount` as it stood right after
-  /// this commit, read under the lock.
-  @inlinable
+  /// Always inlined: with no subscriber this is the plain locked commit,
+  /// a few dozen instructions once specialized in the caller.
+  @inlinable @inline(__always)
   func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
-    countAfter: UnsafeMutablePointer<UInt64>? = nil,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    if mayHaveValueSubscribers && ThreadIdentity.deliveryDepth(key: depthKey) == 0 {
-      // Fast path: become the delivering thread first, so that when nothing
-      // is queued the event goes straight to the subscribers without a trip
-      // through the queue (one lock round trip fewer).
-      var result: Result?
-      let ran: Void? = try delivery.withLockIfAvailable { (batch) throws(Failure) -> Void in
-        // The change to deliver directly, kept as plain values: an `Event`
-        // would be copied and destroyed through its value witnesses.
-        var directSequence: UInt64 = 0
-        var directPrevious: Value?
-        var directCurrent: Value?
-        var directSubscribers: [Subscriber] = []
-        result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-          defer { countAfter?.pointee = changeCounter.current }
-          let (result, changed, previous) = try apply(&storage, trace: trace, body)
-          guard changed else { return result }
-          countChange(&storage)
-          guard storage.valueSubscribers > 0 else { return result }
-          if storage.pending.isEmpty {
-            directSequence = storage.sequence
-            directPrevious = storage.changeSubscribers > 0 ? previous : nil
-            directCurrent = storage.value
-            directSubscribers = storage.subscribers
-          } else {
-            enqueue(&storage, makeChange(&storage, previous: previous))
-          }
-          return result
-        }
-        if let current = directCurrent {
-          ThreadIdentity.withOutermostDelivery(key: depthKey) {
-            deliverChange(directSequence, directPrevious, current, to: directSubscribers)
-          }
-        }
-        if queued.load(ordering: .acquiring) > 0 {
-          deliverPending(using: &batch)
-        }
-      }
-      if ran != nil {
-        deliverHandedOff()
-        return result!
-      }
+    var countAfter: UInt64 = 0
+    return try commit(trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:_:)` that also sets `countAfter` to `changeCount` as it
+  /// stood right after this commit, read under the lock.
+  ///
+  /// With subscribers, the committing thread first tries to become the
+  /// delivering thread, so that when nothing is queued the change goes
+  /// straight to the subscribers without a trip through the queue. Only the
+  /// locked part is inlined here; delivering (`deliverDirect`) is one
+  /// function per state type.
+  @inlinable @inline(__always)
+  func commit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard mayHaveValueSubscribers else {
+      return try commitThenDrain(trace: trace(), countAfter: &countAfter, body)
     }
-    return try commitThenDrain(trace: trace(), countAfter: countAfter, body)
+    let depth = ThreadIdentity.depth(key: depthKey)
+    guard depth.pointee == 0, delivery.tryLock() else {
+      return try commitThenDrain(trace: trace(), countAfter: &countAfter, body)
+    }
+    var direct = DirectChange()
+    let result: Result
+    do {
+      result = try withStorage("commit") { (storage) throws(Failure) -> Result in
+        defer { countAfter = changeCounter.current }
+        let (result, changed, previous) = try apply(&storage, trace: trace, body)
+        guard changed else { return result }
+        countChange(&storage)
+        guard storage.valueSubscribers > 0 else { return result }
+        if storage.pending.isEmpty {
+          direct = DirectChange(
+            sequence: storage.sequence,
+            previous: storage.changeSubscribers > 0 ? previous : nil,
+            current: storage.value,
+            subscribers: storage.subscribers)
+        } else {
+          enqueueChange(&storage, previous: previous)
+        }
+        return result
+      }
+    } catch {
+      deliverDirect(DirectChange(), depth: depth)
+      throw error
+    }
+    deliverDirect(direct, depth: depth)
+    return result
+  }
+
+  /// A change that its committing thread delivers itself, kept as plain
+  /// values: an `Event` would be copied and destroyed through its value
+  /// witnesses.
+  @usableFromInline
+  struct DirectChange {
+    @usableFromInline var sequence: UInt64
+    @usableFromInline var previous: Value?
+    /// `nil` when there is nothing to deliver directly.
+    @usableFromInline var current: Value?
+    @usableFromInline var subscribers: [Subscriber]
+
+    @inlinable
+    init(sequence: UInt64 = 0, previous: Value? = nil, current: Value? = nil, subscribers: [Subscriber] = []) {
+      self.sequence = sequence
+      self.previous = previous
+      self.current = current
+      self.subscribers = subscribers
+    }
+  }
+
+  /// The rest of a commit made by the delivering thread (`delivery` held,
+  /// `depth` 0): delivers `change`, then whatever was queued meanwhile,
+  /// then releases `delivery` and takes what was handed off.
+  @inlinable
+  func deliverDirect(_ change: borrowing DirectChange, depth: UnsafeMutablePointer<Int>) {
+    if let current = change.current {
+      depth.pointee = 1
+      deliverChange(change.sequence, change.previous, current, to: change.subscribers)
+      depth.pointee = 0
+    }
+    if queued.load(ordering: .acquiring) > 0 {
+      deliverPending(using: &delivery.value, depth: depth)
+    }
+    delivery.unlock()
+    deliverHandedOff(depth: depth)
   }
 
   /// Whether anyone receives values, read without the lock (a hint: a
@@ -246,14 +290,14 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @inlinable @inline(__always)
   func commitThenDrain<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
-    countAfter: UnsafeMutablePointer<UInt64>?,
+    countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var notify = false
     let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
       let (result, changed, previous) = try apply(&storage, trace: trace, body)
       if changed { notify = record(&storage, previous: previous) }
-      countAfter?.pointee = changeCounter.current
+      countAfter = changeCounter.current
       return result
     }
     if notify { drain() }
@@ -342,12 +386,18 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// Counts a change and queues its event when anyone receives values;
   /// returns whether there is something to deliver.
-  @inlinable
+  @inlinable @inline(__always)
   func record(_ storage: inout Storage, previous: Value?) -> Bool {
     countChange(&storage)
     guard storage.valueSubscribers > 0 else { return false }
-    enqueue(&storage, makeChange(&storage, previous: previous))
+    enqueueChange(&storage, previous: previous)
     return true
+  }
+
+  /// Queues the event of the change just counted.
+  @inlinable
+  func enqueueChange(_ storage: inout Storage, previous: Value?) {
+    enqueue(&storage, makeChange(&storage, previous: previous))
   }
 
   /// Counts a change of the value; call with the storage lock held.
@@ -494,33 +544,47 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Delivers every queued event; see the type's discussion for who blocks.
   @inlinable
   func drain() {
-    if ThreadIdentity.deliveryDepth(key: depthKey) == 0 {
+    let depth = ThreadIdentity.depth(key: depthKey)
+    if depth.pointee == 0 {
       // Not delivering anything: wait for the delivering thread, if any,
       // then deliver whatever is left ourselves.
-      delivery.withLock { deliverPending(using: &$0) }
+      delivery.withLock { deliverPending(using: &$0, depth: depth) }
     } else {
       // Already delivering (a subscriber committed): never wait, or two
       // deliveries waiting on each other would deadlock. Leave the events to
       // whoever holds the lock; it re-checks the queue after releasing it.
       handedOff.store(true, ordering: .sequentiallyConsistent)
-      guard delivery.withLockIfAvailable({ deliverPending(using: &$0) }) != nil else { return }
+      atomicMemoryFence(ordering: .sequentiallyConsistent)
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, depth: depth) }) != nil else { return }
     }
-    deliverHandedOff()
+    deliverHandedOff(depth: depth)
   }
 
   /// After releasing the delivery lock: delivers what threads that could not
-  /// wait for it queued meanwhile.
-  @inlinable
-  func deliverHandedOff() {
+  /// wait for it queued meanwhile. Inlined down to one load when nothing
+  /// was handed off.
+  @inlinable @inline(__always)
+  func deliverHandedOff(depth: UnsafeMutablePointer<Int>) {
+    // The fence after releasing the lock pairs with the handing-off
+    // thread's fence between raising the flag and trying the lock: either
+    // it found the lock free, or this load sees its flag.
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if handedOff.load(ordering: .relaxed) {
+      deliverHandedOffEvents(depth: depth)
+    }
+  }
+
+  @usableFromInline
+  func deliverHandedOffEvents(depth: UnsafeMutablePointer<Int>) {
     while handedOff.exchange(false, ordering: .sequentiallyConsistent) {
       guard storage.withLock({ !$0.pending.isEmpty }) else { return }
-      guard delivery.withLockIfAvailable({ deliverPending(using: &$0) }) != nil else { return }
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, depth: depth) }) != nil else { return }
     }
   }
 
   @inlinable
-  func deliverPending(using batch: inout EventQueue) {
-    ThreadIdentity.withDelivery {
+  func deliverPending(using batch: inout EventQueue, depth: UnsafeMutablePointer<Int>) {
+    ThreadIdentity.withDelivery(depth: depth) {
       repeat {
         let subscribers = storage.withLock { storage -> [Subscriber] in
           swap(&storage.pending, &batch)
@@ -555,7 +619,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   /// Delivers one change to the subscribers that existed when it happened.
-  @inlinable
+  @inlinable @inline(__always)
   func deliverChange(
     _ sequence: UInt64, _ previous: Value?, _ current: Value, to subscribers: [Subscriber]
   ) {
@@ -574,10 +638,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     subscribers.withUnsafeBufferPointer { buffer in
       guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
       for index in buffer.indices {
-        base.load(
+        let subscriber = base.load(
           fromByteOffset: index &* MemoryLayout<Unmanaged<Subscriber>>.stride,
-          as: Unmanaged<Subscriber>.self
-        )._withUnsafeGuaranteedRef(body)
+          as: Unmanaged<Subscriber>.self)
+        subscriber._withUnsafeGuaranteedRef { body($0) }
       }
     }
   }
@@ -636,8 +700,22 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   var receivesActivities: Bool { activityReceiver != nil }
 
   /// Hands a state change to whichever receiver this subscriber has.
+  ///
+  /// Inlined into the delivery loop for the common subscriber (`Changes`,
+  /// called on the delivering thread); the others take `receiveOther`.
   @inlinable @inline(__always)
   func receive(_ sequence: UInt64, _ changes: Changes<Value>, _ current: Value) {
+    if isSynchronous, changesReceiver != nil {
+      // Called through the optional in place: binding it would copy
+      // (retain) the closure for every subscriber.
+      if !isCancelled { changesReceiver?(changes) }
+      return
+    }
+    receiveOther(sequence, changes, current)
+  }
+
+  @inlinable
+  func receiveOther(_ sequence: UInt64, _ changes: Changes<Value>, _ current: Value) {
     if changesReceiver != nil {
       if isSynchronous {
         // Called through the optional in place: binding it would copy

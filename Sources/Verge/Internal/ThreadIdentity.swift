@@ -22,45 +22,54 @@ enum ThreadIdentity {
     #endif
   }
 
+  /// The key of each thread's delivery depth (see `depth(key:)`); its
+  /// destructor frees the thread's counter when the thread ends.
   @usableFromInline static let depthKey: pthread_key_t = {
     var key = pthread_key_t()
-    let status = pthread_key_create(&key, nil)
+    let status = pthread_key_create(&key) { counter in
+      #if canImport(Darwin)
+      counter.assumingMemoryBound(to: Int.self).deallocate()
+      #else
+      counter?.assumingMemoryBound(to: Int.self).deallocate()
+      #endif
+    }
     precondition(status == 0, "Verge: pthread_key_create failed (\(status))")
     return key
   }()
 
-  /// How many subscriber deliveries (of any store or derived value) the
-  /// calling thread is inside of right now.
+  /// The calling thread's delivery depth: how many subscriber deliveries
+  /// (of any store or derived value) it is inside of right now.
   ///
   /// A thread that is delivering never blocks waiting for another thread's
   /// delivery: that is what keeps cross-store re-entrancy free of deadlocks.
+  ///
+  /// The counter is plain memory of the calling thread's own, found with
+  /// one `pthread_getspecific` through a key read once by the caller
+  /// (`depthKey` is a lazily made global, whose every read checks that it
+  /// was made); marking and unmarking a delivery are then a store each.
   @inlinable @inline(__always)
-  static var deliveryDepth: Int {
-    Int(bitPattern: pthread_getspecific(depthKey))
+  static func depth(key: pthread_key_t) -> UnsafeMutablePointer<Int> {
+    if let counter = pthread_getspecific(key) {
+      return counter.assumingMemoryBound(to: Int.self)
+    }
+    return makeDepth(key: key)
   }
 
-  /// `deliveryDepth` through a key read once by the caller: `depthKey` is
-  /// a lazily made global, whose every read checks that it was made.
-  @inlinable @inline(__always)
-  static func deliveryDepth(key: pthread_key_t) -> Int {
-    Int(bitPattern: pthread_getspecific(key))
+  /// The calling thread's first use of its depth counter.
+  @usableFromInline
+  static func makeDepth(key: pthread_key_t) -> UnsafeMutablePointer<Int> {
+    let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+    counter.initialize(to: 0)
+    let status = pthread_setspecific(key, counter)
+    precondition(status == 0, "Verge: pthread_setspecific failed (\(status))")
+    return counter
   }
 
-  /// Runs `body` as a delivery of a thread that was delivering nothing
-  /// (`deliveryDepth(key:)` just read 0), through a key read once by the
-  /// caller.
+  /// Runs `body` as one more delivery of the calling thread.
   @inlinable @inline(__always)
-  static func withOutermostDelivery<R>(key: pthread_key_t, _ body: () throws -> R) rethrows -> R {
-    pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
-    defer { pthread_setspecific(key, nil) }
-    return try body()
-  }
-
-  @inlinable
-  static func withDelivery<R>(_ body: () throws -> R) rethrows -> R {
-    let depth = deliveryDepth
-    pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth + 1))
-    defer { pthread_setspecific(depthKey, UnsafeRawPointer(bitPattern: depth)) }
+  static func withDelivery<R>(depth: UnsafeMutablePointer<Int>, _ body: () throws -> R) rethrows -> R {
+    depth.pointee += 1
+    defer { depth.pointee -= 1 }
     return try body()
   }
 }

@@ -37,10 +37,11 @@ extension Store {
     engine.start()
     if let value = restore.value {
       var count: UInt64 = 0
-      withUnsafeMutablePointer(to: &count) { count in
-        core.commit(trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line), countAfter: count) { state in
-          state.modify { $0[keyPath: part] = value }
-        }
+      core.commit(
+        trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line),
+        countAfter: &count
+      ) { state in
+        state.modify { $0[keyPath: part] = value }
       }
       // A restored file needs no write until the state changes; a migrated
       // one is written back in the current version.

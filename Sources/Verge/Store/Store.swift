@@ -119,7 +119,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Complexity: The closure's own cost when nothing keeps the previous
   ///   state; otherwise it also copies the collections it touches. A closure
   ///   that can throw always works on a copy, so it copies what it touches.
-  @inlinable @discardableResult
+  @inlinable @inline(__always) @discardableResult
   public func commit<Result, Failure: Error>(
     _ name: String = "",
     file: StaticString = #fileID,
@@ -133,7 +133,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// Changes the state with a trace that is formed only if a middleware asks
   /// for it; for libraries built on Verge whose commit names are costly to
   /// format (VergeNeue names a commit after its action).
-  @inlinable @discardableResult
+  @inlinable @inline(__always) @discardableResult
   package func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<State>) throws(Failure) -> Result
@@ -170,21 +170,13 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   ///   - trace: Describes the commit to commit middlewares.
   ///   - body: Mutates the state through the `InoutRef` it receives.
   /// - Returns: What `body` returned, and the change count after the commit.
-  @inlinable
+  @inlinable @inline(__always)
   package func countedCommit<Result>(
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<State>) -> Result
   ) -> (result: Result, changeCount: UInt64) {
     var count: UInt64 = 0
-    let result = withUnsafeMutablePointer(to: &count) { count in
-      // With no subscriber, the plain locked commit, inlined here: the
-      // general one is too large to be inlined into a library's reducer.
-      // (A subscriber added meanwhile is still served: the plain commit
-      // queues and delivers the change.)
-      core.mayHaveValueSubscribers
-        ? core.commit(trace: trace(), countAfter: count, body)
-        : core.commitThenDrain(trace: trace(), countAfter: count, body)
-    }
+    let result = core.commit(trace: trace(), countAfter: &count, body)
     return (result, count)
   }
 

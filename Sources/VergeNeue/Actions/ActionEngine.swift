@@ -244,7 +244,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   private func start(_ effect: Effect<Action, Feature.Activity>, origin: Action) -> [Task<Void, Never>] {
-    guard !effect.items.isEmpty else { return [] }
+    guard !effect.isNone else { return [] }
     var cancelled: [EffectID] = []
     for item in effect.items {
       switch item {

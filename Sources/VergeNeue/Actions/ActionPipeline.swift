@@ -47,7 +47,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
       }
     }
     cache.remember(after, count: count, owned: owned)
-    if !effect.items.isEmpty, let engine {
+    if !effect.isNone, let engine {
       run.add(engine.startEffects(effect, origin: message))
     }
     return after

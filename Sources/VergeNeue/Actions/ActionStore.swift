@@ -95,7 +95,7 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   }
 
   /// Reduces `action` in place; call while holding the engine's `draining`.
-  @inlinable
+  @inlinable @inline(__always)
   func reduceDirectly(_ action: Action) -> StoreTask {
     let feature = engine.feature
     // The counted commit inlines the plain locked commit when nobody
@@ -107,7 +107,7 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     ) { ref in
       ref.modify { feature.reduce(into: &$0, action: action) }
     }.result
-    return effect.items.isEmpty ? StoreTask(ticket: nil) : engine.startDirect(effect, origin: action)
+    return effect.isNone ? StoreTask(ticket: nil) : engine.startDirect(effect, origin: action)
   }
 
   /// Runs `action` through the specialized pipeline; call while holding the

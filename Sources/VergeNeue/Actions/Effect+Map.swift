@@ -13,7 +13,7 @@ extension Effect {
   /// - Returns: The effect, typed by the parent's actions.
   @inlinable
   public func map<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent, Activity> {
-    items.isEmpty ? .none : mapItems(transform)
+    isNone ? .none : mapItems(transform)
   }
 
   @usableFromInline

@@ -48,16 +48,35 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
     let operation: @Sendable (Send<Action, Activity>) async throws -> Void
   }
 
-  @usableFromInline let items: [Item]
+  /// The work, `nil` when there is none: `.none`, the effect most
+  /// reductions return, then holds no reference, so making and dropping it
+  /// costs nothing.
+  @usableFromInline let storage: [Item]?
 
   @usableFromInline
   init(items: [Item]) {
-    self.items = items
+    storage = items.isEmpty ? nil : items
+  }
+
+  @inlinable
+  init() {
+    storage = nil
+  }
+
+  /// The work, in order.
+  @inlinable
+  var items: [Item] { storage ?? [] }
+
+  /// Whether there is no work.
+  @inlinable
+  var isNone: Bool {
+    if case .none = storage { return true }
+    return false
   }
 
   /// No work.
   @inlinable
-  public static var none: Effect { Effect(items: []) }
+  public static var none: Effect { Effect() }
 
   /// Runs `operation` as a task; it sends actions through the `Send` it
   /// receives.

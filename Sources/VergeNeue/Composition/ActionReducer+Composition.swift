@@ -63,7 +63,7 @@ extension ActionReducer {
         let index = state_[keyPath: state].firstIndex(where: { $0.id == id })
       else { return .none }
       let effect = element.reduce(into: &state_[keyPath: state][index], action: elementAction)
-      return effect.items.isEmpty
+      return effect.isNone
         ? .none : effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
     } watchingRemovals: { before in
       let ids = before[keyPath: state].map(\.id)
@@ -94,7 +94,7 @@ extension ActionReducer {
     Composed(parent: self) { state_, parentAction in
       guard let childAction = action.extract(parentAction), state_[keyPath: state] != nil else { return .none }
       let effect = child.reduce(into: &state_[keyPath: state]!, action: childAction)
-      return effect.items.isEmpty
+      return effect.isNone
         ? .none : effect.map(action.embed).cancellable(id: ChildEffects(owner: state, element: 0))
     } watchingRemovals: { before in
       let wasPresent = before[keyPath: state] != nil

@@ -54,14 +54,14 @@ public struct Composed<Parent: ActionReducer>: ActionReducer {
     guard let watchingRemovals else {
       let childEffect = child(&state, action)
       let parentEffect = parent.reduce(into: &state, action: action)
-      return childEffect.items.isEmpty ? parentEffect : childEffect.merge(with: parentEffect)
+      return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect)
     }
     let removals = watchingRemovals(state)
     let childEffect = child(&state, action)
     let parentEffect = parent.reduce(into: &state, action: action)
     let cancellations = removals(state)
-    guard !cancellations.items.isEmpty else {
-      return childEffect.items.isEmpty ? parentEffect : childEffect.merge(with: parentEffect)
+    guard !cancellations.isNone else {
+      return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect)
     }
     // A child removed by this very reduction starts nothing.
     return .merge(cancellations, childEffect.droppingRuns(cancelledBy: cancellations), parentEffect)
