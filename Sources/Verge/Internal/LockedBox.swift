@@ -28,9 +28,10 @@ import Synchronization
 /// the caller's module; the sibling targets use it through `SharedLock`.
 @usableFromInline
 final class LockedBox<Value: Sendable> {
-  /// `free`, `held`, or `contended` (held, and a thread may be asleep
-  /// waiting for it).
-  @usableFromInline let word = Atomic<UInt32>(LockWord.free)
+  /// `LockWord.free`, or who holds the lock (`LockWord.anonymous`, or the
+  /// holder's thread for `withLock(owner:_:)`), with `LockWord.contended`
+  /// set while a thread may be asleep waiting for it.
+  @usableFromInline let word = Atomic<UInt>(LockWord.free)
   @usableFromInline @exclusivity(unchecked) var value: Value
 
   /// Creates a box holding `value`.
@@ -44,11 +45,18 @@ final class LockedBox<Value: Sendable> {
   func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    if !word.compareExchange(expected: LockWord.free, desired: LockWord.held, ordering: .acquiring).exchanged {
-      LockWord.wait(for: word, at: ObjectIdentifier(self))
-    }
+    lock(as: LockWord.anonymous)
     defer { unlock() }
     return try body(&value)
+  }
+
+  /// Takes the lock for `holder` (a non-zero, even number), waiting while
+  /// another holds it.
+  @inlinable @inline(__always)
+  func lock(as holder: UInt) {
+    if !word.compareExchange(expected: LockWord.free, desired: holder, ordering: .acquiring).exchanged {
+      LockWord.wait(for: word, as: holder, at: ObjectIdentifier(self))
+    }
   }
 
   /// Runs `body` with exclusive access when the lock is free right now, and
@@ -67,33 +75,44 @@ final class LockedBox<Value: Sendable> {
   /// and calls `unlock()`.
   @inlinable @inline(__always)
   func tryLock() -> Bool {
-    word.compareExchange(expected: LockWord.free, desired: LockWord.held, ordering: .acquiring).exchanged
+    word.compareExchange(expected: LockWord.free, desired: LockWord.anonymous, ordering: .acquiring).exchanged
   }
 
-  /// Releases the lock, taken by `withLock`, `withLockIfAvailable` or
-  /// `tryLock()`.
+  /// Releases the lock, however it was taken.
   @inlinable @inline(__always)
   func unlock() {
-    if word.exchange(LockWord.free, ordering: .releasing) == LockWord.contended {
+    if word.exchange(LockWord.free, ordering: .releasing) & LockWord.contended != 0 {
       LockWord.wake(at: ObjectIdentifier(self))
     }
   }
+
+  /// Who holds the lock right now: `holder` as given to `lock(as:)`, or
+  /// `nil` when it is free (a hint, unless the caller is the holder).
+  @inlinable
+  var holder: UInt? {
+    let word = word.load(ordering: .relaxed)
+    return word == LockWord.free ? nil : word & ~LockWord.contended
+  }
 }
 
-/// The states of a `LockedBox`'s word, and its slow paths.
+/// The values of a `LockedBox`'s word, and its slow paths.
 @usableFromInline
 enum LockWord {
-  @usableFromInline static let free: UInt32 = 0
-  @usableFromInline static let held: UInt32 = 1
-  @usableFromInline static let contended: UInt32 = 2
+  @usableFromInline static let free: UInt = 0
+  /// Set while a thread may be asleep waiting for the lock.
+  @usableFromInline static let contended: UInt = 1
+  /// The holder of a lock taken without naming one. A thread identity
+  /// (`pthread_self()`, the address of the thread's descriptor) is never 2.
+  @usableFromInline static let anonymous: UInt = 2
 
-  /// Takes `word` after a failed first attempt: spins a little (the holder
-  /// is usually about to release), then sleeps until woken.
+  /// Takes `word` for `holder` after a failed first attempt: spins a
+  /// little (the holder is usually about to release), then sleeps until
+  /// woken.
   @usableFromInline
-  static func wait(for word: borrowing Atomic<UInt32>, at lock: ObjectIdentifier) {
+  static func wait(for word: borrowing Atomic<UInt>, as holder: UInt, at lock: ObjectIdentifier) {
     for _ in 0..<64 {
       if word.load(ordering: .relaxed) == free,
-        word.compareExchange(expected: free, desired: held, ordering: .acquiring).exchanged
+        word.compareExchange(expected: free, desired: holder, ordering: .acquiring).exchanged
       {
         return
       }
@@ -102,10 +121,23 @@ enum LockWord {
     }
     let slot = ParkingLot.slot(for: lock)
     pthread_mutex_lock(&slot.pointee.mutex)
-    // Marked contended, so the releasing thread comes to wake us. Its wake
-    // takes this slot's mutex, which we hold from the exchange until the
-    // wait releases it: the wake cannot fall between the two.
-    while word.exchange(contended, ordering: .acquiring) != free {
+    while true {
+      let current = word.load(ordering: .relaxed)
+      if current == free {
+        // Taken marked contended: other threads may be asleep on it.
+        if word.compareExchange(expected: free, desired: holder | contended, ordering: .acquiring).exchanged {
+          break
+        }
+        continue
+      }
+      if current & contended == 0,
+        !word.compareExchange(expected: current, desired: current | contended, ordering: .relaxed).exchanged
+      {
+        continue
+      }
+      // Marked contended, so the releasing thread comes to wake us. Its
+      // wake takes this slot's mutex, which we hold from the mark until the
+      // wait releases it: the wake cannot fall between the two.
       pthread_cond_wait(&slot.pointee.condition, &slot.pointee.mutex)
     }
     pthread_mutex_unlock(&slot.pointee.mutex)

@@ -89,9 +89,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     }
   }
 
+  /// Locked by `withStorage` in the name of the calling thread, so that a
+  /// re-entrant use is reported instead of deadlocking.
   @usableFromInline let storage: LockedBox<Storage>
-  /// The thread inside `withStorage`, to report re-entrant use instead of deadlocking.
-  @usableFromInline let owner = Atomic<UInt>(0)
   /// Set when a cancellation could not take the lock (it came from inside a commit).
   @usableFromInline let needsPurge = Atomic<Bool>(false)
   /// Held by the delivering thread; its value is a spare event buffer so that
@@ -146,18 +146,31 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let me = ThreadIdentity.current
-    if owner.load(ordering: .relaxed) == me {
+    if !storage.word.compareExchange(expected: LockWord.free, desired: me, ordering: .acquiring).exchanged {
+      lockStorageSlowly(as: me, operation)
+    }
+    defer { storage.unlock() }
+    if needsPurge.load(ordering: .relaxed) {
+      purgeCancelled(&storage.value)
+      needsPurge.store(false, ordering: .relaxed)
+    }
+    return try body(&storage.value)
+  }
+
+  /// `withStorage` found the lock held: by this very thread (a misuse,
+  /// reported), or by another (wait for it).
+  @usableFromInline
+  func lockStorageSlowly(as me: UInt, _ operation: StaticString) {
+    if isLockedByCurrentThread {
       Misuse.reentrantUse(operation)
     }
-    return try storage.withLock { (storage) throws(Failure) -> Result in
-      owner.store(me, ordering: .relaxed)
-      defer { owner.store(0, ordering: .relaxed) }
-      if needsPurge.load(ordering: .relaxed) {
-        purgeCancelled(&storage)
-        needsPurge.store(false, ordering: .relaxed)
-      }
-      return try body(&storage)
-    }
+    LockWord.wait(for: storage.word, as: me, at: ObjectIdentifier(storage))
+  }
+
+  /// Whether the calling thread is inside `withStorage` (a commit closure,
+  /// for instance).
+  var isLockedByCurrentThread: Bool {
+    storage.holder == ThreadIdentity.current
   }
 
   /// How many subscribers receive values (for tests).
@@ -501,7 +514,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   private func remove(_ subscriber: Subscriber) {
-    if owner.load(ordering: .relaxed) == ThreadIdentity.current {
+    if isLockedByCurrentThread {
       // Cancelled from inside a commit closure: the lock is ours but busy.
       // The subscriber is already marked cancelled; drop it on the next lock.
       needsPurge.store(true, ordering: .relaxed)

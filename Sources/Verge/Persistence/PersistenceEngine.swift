@@ -220,7 +220,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   /// Waiting for the writer inside a commit of the store would deadlock:
   /// the writer needs the store's lock to read the state.
   private func trapInsideCommit(_ operation: StaticString) {
-    if let core, core.owner.load(ordering: .relaxed) == ThreadIdentity.current {
+    if let core, core.isLockedByCurrentThread {
       Misuse.reentrantUse(operation)
     }
   }

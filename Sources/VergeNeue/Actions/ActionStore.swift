@@ -107,12 +107,13 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     ) { ref in
       ref.modify { feature.reduce(into: &$0, action: action) }
     }.result
-    return effect.isNone ? StoreTask(ticket: nil) : engine.startDirect(effect, origin: action)
+    return effect.isNone ? .done : engine.startDirect(effect, origin: action)
   }
 
   /// Runs `action` through the specialized pipeline; call while holding the
-  /// engine's `draining`.
-  @inlinable
+  /// engine's `draining`. Specialized in the caller's module, but kept out
+  /// of `send`, whose path without middlewares stays small.
+  @inlinable @inline(never)
   func passThroughMiddlewares(_ action: Action) -> StoreTask {
     // The run stays in its slot, which holds it, during the dispatch: no
     // one else uses the slot while this thread holds `draining`. The slot,

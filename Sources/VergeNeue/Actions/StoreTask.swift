@@ -13,19 +13,35 @@
 /// `await store.scope(\.draft, reducer: DraftFeature()).send(.save).finish()`
 /// waits for them.
 public struct StoreTask: Sendable {
+  @usableFromInline
+  struct Handle: Sendable {
+    let ticket: Ticket
+    /// What keeps the effects running while this handle lives: the engine
+    /// of a scope with its own reducer; `nil` for a root store, whose
+    /// effects live as long as the store.
+    let owner: (any AnyObject & Sendable)?
+  }
+
   /// `nil` for an action reduced before `send` returned that started no
-  /// effect: there is nothing to wait for or cancel.
-  @usableFromInline let ticket: Ticket?
-  /// What keeps the effects running while this handle lives: the engine of
-  /// a scope with its own reducer; `nil` for a root store, whose effects
-  /// live as long as the store.
-  let owner: (any AnyObject & Sendable)?
+  /// effect: there is nothing to wait for or cancel, and dropping the task
+  /// releases nothing.
+  @usableFromInline let handle: Handle?
 
   @usableFromInline
   init(ticket: Ticket?, owner: (any AnyObject & Sendable)? = nil) {
-    self.ticket = ticket
-    self.owner = owner
+    handle = ticket.map { Handle(ticket: $0, owner: owner) }
   }
+
+  /// The task of an action that was reduced and started no effect.
+  @inlinable
+  static var done: StoreTask { StoreTask(handle: nil) }
+
+  @inlinable
+  init(handle: Handle?) {
+    self.handle = handle
+  }
+
+  var ticket: Ticket? { handle?.ticket }
 
   /// Waits until the action has been reduced and every effect it started
   /// has ended (effects those effects' actions started are not included).
