@@ -53,9 +53,11 @@ final class IsolatedReceiver<Payload: Sendable> {
       // Nonisolated code: the handler is called as a `@Sendable` one was
       // before subscriptions took the caller's isolation — from the
       // delivering thread or the chosen queue, one delivery at a time, never
-      // concurrently with itself. `@Sendable` does not change a function's
-      // representation, so the cast costs nothing per delivery.
-      return subscribe(unsafeBitCast(receive, to: (@Sendable (Payload) -> Void).self))
+      // concurrently with itself. (A closure that captures it costs one call
+      // per delivery; `unsafeBitCast` would cost two re-abstraction thunks,
+      // as the function passes through its generic parameters.)
+      nonisolated(unsafe) let receive = receive
+      return subscribe { receive($0) }
     }
     let receiver = IsolatedReceiver(receive, actor: isolation)
     let token = subscribe { receiver.deliver($0) }
