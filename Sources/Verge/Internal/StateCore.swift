@@ -114,6 +114,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
   @usableFromInline let middlewares: [CommitMiddleware<Value>]
+  /// `!middlewares.isEmpty`, read by every commit with one load.
+  @usableFromInline let hasMiddlewares: Bool
   /// `ThreadIdentity.depthKey`, read once: a commit reads it without
   /// checking that the lazy global was made.
   @usableFromInline let depthKey = ThreadIdentity.depthKey
@@ -127,6 +129,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     storage = LockedBox(Storage(value: value))
     self.isEqual = isEqual
     self.middlewares = middlewares
+    hasMiddlewares = !middlewares.isEmpty
   }
 
   deinit {
@@ -327,7 +330,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     trace: () -> CommitTrace,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool, Value?) {
-    let keepsPrevious = storage.changeSubscribers > 0 || !middlewares.isEmpty
+    let keepsPrevious = storage.changeSubscribers > 0 || hasMiddlewares
     let previous: Value? = keepsPrevious ? storage.value : nil
     var written = false
     let result: Result
@@ -352,7 +355,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     // A write notifies even when it assigned equal values: whether a part
     // changed is decided per selection, never by comparing whole states,
     // which would cost O(size of the state) on every commit.
-    if let previous, !middlewares.isEmpty {
+    if let previous, hasMiddlewares {
       let trace = trace()
       for middleware in middlewares {
         middleware.body(previous, &storage.value, trace)
