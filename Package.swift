@@ -10,7 +10,7 @@ let strict: [SwiftSetting] = [
 // target names.
 let package = Package(
   name: "Verge",
-  // Synchronization's Mutex and Atomic, used on the hot paths, set the floor
+  // Synchronization's Atomic, used on the hot paths, sets the floor
   // (Observation alone would allow macOS 14 / iOS 17); see README.md,
   // "Requirements".
   platforms: [

@@ -24,12 +24,17 @@ import Synchronization
 /// own atomic operation (acquiring) and every release its own exchange
 /// (releasing), which the sanitizer sees wherever the box is compiled.
 ///
+/// Not fair, as a default pthread mutex is not; and a sleeping waiter does
+/// not lend its priority to the holder (on Apple platforms
+/// `os_unfair_lock` would), so a commit closure that runs long on a
+/// low-priority thread delays a main-thread commit to the same store.
+///
 /// Internal, and inlinable so that the store's commit path specializes in
 /// the caller's module; the sibling targets use it through `SharedLock`.
 @usableFromInline
 final class LockedBox<Value: Sendable> {
   /// `LockWord.free`, or who holds the lock (`LockWord.anonymous`, or the
-  /// holder's thread for `withLock(owner:_:)`), with `LockWord.contended`
+  /// holder's thread for `lock(as:)`), with `LockWord.contended`
   /// set while a thread may be asleep waiting for it.
   @usableFromInline let word = Atomic<UInt>(LockWord.free)
   @usableFromInline @exclusivity(unchecked) var value: Value

@@ -12,14 +12,18 @@ import Bionic
 /// Swift's own concurrency primitives do not expose.
 @usableFromInline
 enum ThreadIdentity {
-  /// A non-zero number that identifies the calling thread while it lives.
+  /// A number that identifies the calling thread while it lives: the
+  /// address of its descriptor, so non-zero and aligned (a `LockedBox` word
+  /// holds it beside a flag in the lowest bit).
   @inlinable @inline(__always)
   static var current: UInt {
     #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self())
+    let identity = UInt(bitPattern: pthread_self())
     #else
-    return UInt(pthread_self())
+    let identity = UInt(pthread_self())
     #endif
+    assert(identity & 3 == 0 && identity != 0, "Verge: unexpected thread identity \(identity)")
+    return identity
   }
 
   /// The key of each thread's delivery depth (see `depth(key:)`); its
