@@ -124,8 +124,8 @@ enum LockWord {
       // Let the holder run (on a busy machine it may be descheduled).
       sched_yield()
     }
-    let slot = ParkingLot.slot(for: lock)
-    pthread_mutex_lock(&slot.pointee.mutex)
+    let (mutex, condition) = ParkingLot.slot(for: lock)
+    pthread_mutex_lock(mutex)
     while true {
       let current = word.load(ordering: .relaxed)
       if current == free {
@@ -143,18 +143,18 @@ enum LockWord {
       // Marked contended, so the releasing thread comes to wake us. Its
       // wake takes this slot's mutex, which we hold from the mark until the
       // wait releases it: the wake cannot fall between the two.
-      pthread_cond_wait(&slot.pointee.condition, &slot.pointee.mutex)
+      pthread_cond_wait(condition, mutex)
     }
-    pthread_mutex_unlock(&slot.pointee.mutex)
+    pthread_mutex_unlock(mutex)
   }
 
   /// Wakes the threads asleep on `lock`'s slot (they re-check their word).
   @usableFromInline
   static func wake(at lock: ObjectIdentifier) {
-    let slot = ParkingLot.slot(for: lock)
-    pthread_mutex_lock(&slot.pointee.mutex)
-    pthread_cond_broadcast(&slot.pointee.condition)
-    pthread_mutex_unlock(&slot.pointee.mutex)
+    let (mutex, condition) = ParkingLot.slot(for: lock)
+    pthread_mutex_lock(mutex)
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
   }
 }
 
@@ -162,28 +162,37 @@ enum LockWord {
 /// mutex and condition-variable pairs, shared by all boxes (a box picks one
 /// by its address), so a box costs one word instead of a mutex of its own.
 enum ParkingLot {
-  struct Slot {
-    var mutex = pthread_mutex_t()
-    var condition = pthread_cond_t()
-  }
-
   static let count = 64
 
   /// Made once, never freed: every box may need a slot while the process
-  /// lives. `nonisolated(unsafe)`: the pointer never changes after it is
-  /// made, and each slot is only touched through its own pthread mutex.
-  nonisolated(unsafe) static let slots: UnsafeMutablePointer<Slot> = {
-    let slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
+  /// lives. `nonisolated(unsafe)`: the pointers never change after they
+  /// are made, and the memory behind them is only used through the pthread
+  /// functions, which synchronize it.
+  nonisolated(unsafe) static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
+    let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
     for index in 0..<count {
-      (slots + index).initialize(to: Slot())
-      pthread_mutex_init(&slots[index].mutex, nil)
-      pthread_cond_init(&slots[index].condition, nil)
+      (mutexes + index).initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutexes + index, nil)
     }
-    return slots
+    return mutexes
   }()
 
-  static func slot(for lock: ObjectIdentifier) -> UnsafeMutablePointer<Slot> {
-    slots + Int((UInt(bitPattern: lock) >> 4) % UInt(count))
+  /// See `mutexes`.
+  nonisolated(unsafe) static let conditions: UnsafeMutablePointer<pthread_cond_t> = {
+    let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: count)
+    for index in 0..<count {
+      (conditions + index).initialize(to: pthread_cond_t())
+      pthread_cond_init(conditions + index, nil)
+    }
+    return conditions
+  }()
+
+  /// The mutex and condition variable that waiters for `lock` use.
+  static func slot(
+    for lock: ObjectIdentifier
+  ) -> (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) {
+    let index = Int((UInt(bitPattern: lock) >> 4) % UInt(count))
+    return (mutexes + index, conditions + index)
   }
 }
 
