@@ -57,10 +57,14 @@ final class LockedBox<Value: Sendable> {
 
   /// Takes the lock for `holder` (a non-zero, even number), waiting while
   /// another holds it.
+  ///
+  /// - Parameter operation: For a holder that names the calling thread:
+  ///   the operation reported (`Misuse.reentrantUse`) when that thread
+  ///   already holds the lock, instead of waiting for itself forever.
   @inlinable @inline(__always)
-  func lock(as holder: UInt) {
+  func lock(as holder: UInt, reportingReentrantUseAs operation: StaticString? = nil) {
     if !word.compareExchange(expected: LockWord.free, desired: holder, ordering: .acquiring).exchanged {
-      LockWord.wait(for: word, as: holder, at: ObjectIdentifier(self))
+      LockWord.wait(for: word, as: holder, at: ObjectIdentifier(self), reportingReentrantUseAs: operation)
     }
   }
 
@@ -114,7 +118,13 @@ enum LockWord {
   /// little (the holder is usually about to release), then sleeps until
   /// woken.
   @usableFromInline
-  static func wait(for word: borrowing Atomic<UInt>, as holder: UInt, at lock: ObjectIdentifier) {
+  static func wait(
+    for word: borrowing Atomic<UInt>, as holder: UInt, at lock: ObjectIdentifier,
+    reportingReentrantUseAs operation: StaticString?
+  ) {
+    if let operation, word.load(ordering: .relaxed) & ~contended == holder {
+      Misuse.reentrantUse(operation)
+    }
     for _ in 0..<64 {
       if word.load(ordering: .relaxed) == free,
         word.compareExchange(expected: free, desired: holder, ordering: .acquiring).exchanged
@@ -164,27 +174,23 @@ enum LockWord {
 enum ParkingLot {
   static let count = 64
 
-  /// Made once, never freed: every box may need a slot while the process
-  /// lives. `nonisolated(unsafe)`: the pointers never change after they
-  /// are made, and the memory behind them is only used through the pthread
+  /// The slots' mutexes and condition variables, made once, never freed:
+  /// every box may need a slot while the process lives.
+  /// `nonisolated(unsafe)`: the pointers never change after they are made,
+  /// and the memory behind them is only used through the pthread
   /// functions, which synchronize it.
-  nonisolated(unsafe) static let mutexes: UnsafeMutablePointer<pthread_mutex_t> = {
+  nonisolated(unsafe) static let slots: (
+    mutexes: UnsafeMutablePointer<pthread_mutex_t>, conditions: UnsafeMutablePointer<pthread_cond_t>
+  ) = {
     let mutexes = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: count)
+    let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: count)
     for index in 0..<count {
       (mutexes + index).initialize(to: pthread_mutex_t())
       pthread_mutex_init(mutexes + index, nil)
-    }
-    return mutexes
-  }()
-
-  /// See `mutexes`.
-  nonisolated(unsafe) static let conditions: UnsafeMutablePointer<pthread_cond_t> = {
-    let conditions = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: count)
-    for index in 0..<count {
       (conditions + index).initialize(to: pthread_cond_t())
       pthread_cond_init(conditions + index, nil)
     }
-    return conditions
+    return (mutexes, conditions)
   }()
 
   /// The mutex and condition variable that waiters for `lock` use.
@@ -192,7 +198,7 @@ enum ParkingLot {
     for lock: ObjectIdentifier
   ) -> (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) {
     let index = Int((UInt(bitPattern: lock) >> 4) % UInt(count))
-    return (mutexes + index, conditions + index)
+    return (slots.mutexes + index, slots.conditions + index)
   }
 }
 

@@ -148,26 +148,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     _ operation: StaticString = #function,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let me = ThreadIdentity.current
-    if !storage.word.compareExchange(expected: LockWord.free, desired: me, ordering: .acquiring).exchanged {
-      lockStorageSlowly(as: me, operation)
-    }
+    storage.lock(as: ThreadIdentity.current, reportingReentrantUseAs: operation)
     defer { storage.unlock() }
     if needsPurge.load(ordering: .relaxed) {
       purgeCancelled(&storage.value)
       needsPurge.store(false, ordering: .relaxed)
     }
     return try body(&storage.value)
-  }
-
-  /// `withStorage` found the lock held: by this very thread (a misuse,
-  /// reported), or by another (wait for it).
-  @usableFromInline
-  func lockStorageSlowly(as me: UInt, _ operation: StaticString) {
-    if isLockedByCurrentThread {
-      Misuse.reentrantUse(operation)
-    }
-    LockWord.wait(for: storage.word, as: me, at: ObjectIdentifier(storage))
   }
 
   /// Whether the calling thread is inside `withStorage` (a commit closure,
