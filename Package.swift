@@ -39,7 +39,7 @@ let package = Package(
     .testTarget(
       name: "VergeNeueTests", dependencies: ["VergeNeue", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(
-      name: "VergeORMTests", dependencies: ["VergeORM", "VergeTestSupport"], swiftSettings: strict),
+      name: "VergeORMTests", dependencies: ["VergeORM", "VergeNeue", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "VergeTestingTests", dependencies: ["VergeTesting", "VergeNeue", "VergeORM", "VergeTestSupport"],
       swiftSettings: strict),

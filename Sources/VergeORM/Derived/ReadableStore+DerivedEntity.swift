@@ -1,4 +1,7 @@
-extension Store {
+/// Derived entities on every store shape: a core `Store`, VergeNeue's
+/// `ActionStore`, `ReducerStore` and scopes, and any `StoreComponentType`
+/// (for a scope, `database` is a key path into the scope's part).
+extension ReadableStore {
   /// A derived value for one entity that publishes only when that entity
   /// changes; `nil` while it does not exist.
   ///
