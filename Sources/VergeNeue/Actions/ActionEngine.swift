@@ -44,6 +44,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   let access: any FragmentAccess<State>
   /// Delivers an activity to the store's activity subscribers.
   let activitySink: @Sendable (Feature.Activity) -> Void
+  /// Gets the errors effects throw and do not catch.
+  let onEffectError: @Sendable (EffectFailure<Feature.Action>) -> Void
   let chain: MiddlewareChain<Action, State>
   /// The middlewares, for the specialized pipeline `ActionStore` forms.
   @usableFromInline let middlewares: [Middleware<Feature.Action, Feature.State>]
@@ -69,11 +71,13 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     feature: Feature,
     access: any FragmentAccess<State>,
     middlewares: [Middleware<Action, State>],
-    activitySink: @escaping @Sendable (Feature.Activity) -> Void
+    activitySink: @escaping @Sendable (Feature.Activity) -> Void,
+    onEffectError: @escaping @Sendable (EffectFailure<Feature.Action>) -> Void
   ) {
     self.feature = feature
     self.access = access
     self.activitySink = activitySink
+    self.onEffectError = onEffectError
     self.chain = MiddlewareChain(middlewares: middlewares)
     self.middlewares = middlewares
     hasMiddlewares = !middlewares.isEmpty
@@ -302,7 +306,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
           failure = CancellationError()
         } catch {
           failure = error
-          self?.observers.emit(.effectFailed(error))
+          if let self {
+            self.observers.emit(.effectFailed(error))
+            self.onEffectError(EffectFailure(error: error, action: origin, fileID: run.fileID, line: run.line))
+          }
         }
         self?.finished(effect: id, error: failure)
       }

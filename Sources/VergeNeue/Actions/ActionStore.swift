@@ -52,18 +52,23 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   ///   - reducer: The reducer, with its dependencies.
   ///   - middlewares: The pipeline around every action, in order.
   ///   - commitMiddlewares: Hooks of the core store.
+  ///   - onEffectError: Gets each error an effect throws and does not catch
+  ///     (never a `CancellationError`), on the effect's task. By default
+  ///     `EffectFailure.log(_:)` writes it to standard error, in debug and
+  ///     release builds alike.
   public init(
     initialState: State,
     reducer: Feature,
     middlewares: [Middleware<Action, State>] = [],
-    commitMiddlewares: [CommitMiddleware<State>] = []
+    commitMiddlewares: [CommitMiddleware<State>] = [],
+    onEffectError: @escaping @Sendable (EffectFailure<Action>) -> Void = EffectFailure.log
   ) {
     let core = Store<State, Activity>(initialState: initialState, middlewares: commitMiddlewares)
     self.core = core
     hasCommitMiddlewares = !commitMiddlewares.isEmpty
     engine = ActionEngine(
       feature: reducer, access: StoreAccess(store: core), middlewares: middlewares,
-      activitySink: { [weak core] activity in core?.send(activity) })
+      activitySink: { [weak core] activity in core?.send(activity) }, onEffectError: onEffectError)
   }
 
   /// The reducer.

@@ -27,7 +27,10 @@ extension Effect {
         case .run(let run):
           let operation = run.operation
           return .run(
-            .init(priority: run.priority, ids: run.ids, cancelInFlight: run.cancelInFlight) { send in
+            .init(
+              priority: run.priority, ids: run.ids, cancelInFlight: run.cancelInFlight, fileID: run.fileID,
+              line: run.line
+            ) { send in
               try await operation(Send(deliver: { send(transform($0)) }, deliverActivity: { send(activity: $0) }))
             })
         }

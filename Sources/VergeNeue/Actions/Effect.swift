@@ -29,8 +29,15 @@
 ///
 /// Effects run as tasks owned by the store and are cancelled when the store
 /// goes away. Actions sent by an effect after it was cancelled are dropped,
-/// so a cancelled effect leaves no partial state behind it. An error thrown
-/// by an effect ends it; event observers see it as `effectFailed`.
+/// so a cancelled effect leaves no partial state behind it.
+///
+/// An error thrown by an effect ends it. Catch it with
+/// `run(priority:fileID:line:operation:catch:)`, whose handler can send
+/// actions; an error no handler catches goes to the store's
+/// `onEffectError` (by default written to standard error, see
+/// `EffectFailure.log(_:)`), and event observers see it as
+/// `effectFailed`. A `CancellationError` is cancellation, not a failure: it
+/// is neither caught nor reported.
 public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline
   enum Item: Sendable {
@@ -43,9 +50,24 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline
   struct Run: Sendable {
     var priority: TaskPriority?
-    var ids: [EffectID] = []
-    var cancelInFlight = false
+    var ids: [EffectID]
+    var cancelInFlight: Bool
+    /// Where the effect was made, for reports of its uncaught error.
+    let fileID: StaticString
+    let line: UInt
     let operation: @Sendable (Send<Action, Activity>) async throws -> Void
+
+    init(
+      priority: TaskPriority?, ids: [EffectID] = [], cancelInFlight: Bool = false, fileID: StaticString,
+      line: UInt, operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void
+    ) {
+      self.priority = priority
+      self.ids = ids
+      self.cancelInFlight = cancelInFlight
+      self.fileID = fileID
+      self.line = line
+      self.operation = operation
+    }
   }
 
   /// The work, `nil` when there is none: `.none`, the effect most
@@ -81,15 +103,63 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   /// Runs `operation` as a task; it sends actions through the `Send` it
   /// receives.
   ///
+  /// An error `operation` throws ends the effect and goes to the store's
+  /// `onEffectError`; to turn it into an action instead, use
+  /// `run(priority:fileID:line:operation:catch:)`.
+  ///
   /// - Parameters:
   ///   - priority: The task's priority.
+  ///   - fileID: Where the effect is made, for error reports; leave the default.
+  ///   - line: Where the effect is made, for error reports; leave the default.
   ///   - operation: The work.
   /// - Returns: The effect.
   public static func run(
     priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void
   ) -> Effect {
-    Effect(items: [.run(Run(priority: priority, operation: operation))])
+    Effect(items: [.run(Run(priority: priority, fileID: fileID, line: line, operation: operation))])
+  }
+
+  /// Runs `operation` as a task, and `handler` with the error it throws, if
+  /// any; both send actions through the `Send` they receive.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   send(.loaded(try await api.load()))
+  /// } catch: { error, send in
+  ///   send(.loadFailed("\(error)"))
+  /// }
+  /// ```
+  ///
+  /// Cancellation is not an error: when `operation` throws a
+  /// `CancellationError`, `handler` is not called. Once the effect is
+  /// cancelled, what either closure sends is dropped.
+  ///
+  /// - Parameters:
+  ///   - priority: The task's priority.
+  ///   - fileID: Where the effect is made, for error reports; leave the default.
+  ///   - line: Where the effect is made, for error reports; leave the default.
+  ///   - operation: The work.
+  ///   - handler: Gets the error `operation` threw, and the same `Send`.
+  /// - Returns: The effect.
+  public static func run(
+    priority: TaskPriority? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void,
+    catch handler: @escaping @Sendable (any Error, Send<Action, Activity>) async -> Void
+  ) -> Effect {
+    run(priority: priority, fileID: fileID, line: line) { send in
+      do {
+        try await operation(send)
+      } catch let cancellation as CancellationError {
+        throw cancellation
+      } catch {
+        await handler(error, send)
+      }
+    }
   }
 
   /// Sends `action` right after the current action is reduced (it is queued

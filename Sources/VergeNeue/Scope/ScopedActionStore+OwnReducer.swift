@@ -16,7 +16,8 @@ extension ScopedActionStore {
   where Feature.State == State, Feature.Action == Action {
     let root = anchor.root
     let engine = ActionEngine(
-      feature: reducer, access: anchor, middlewares: [], activitySink: { _ = root.sendActivity($0) })
+      feature: reducer, access: anchor, middlewares: [], activitySink: { _ = root.sendActivity($0) },
+      onEffectError: EffectFailure.log)
     self.init(fragment: ScopeFragment(source: anchor)) { action in
       StoreTask(ticket: engine.send(action, cause: .send).ticket, owner: engine)
     }
@@ -36,6 +37,8 @@ extension Store {
   ///
   /// An `ActionStore` has no such scope: its features compose (embed the
   /// feature in its reducer, then `ActionStore.scope(state:action:)`).
+  /// Errors the feature's effects throw and do not catch are written to
+  /// standard error by `EffectFailure.log(_:)`.
   ///
   /// - Parameters:
   ///   - keyPath: Where the part lives in this state.

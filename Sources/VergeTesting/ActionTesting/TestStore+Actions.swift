@@ -39,7 +39,10 @@ extension TestStore where Reducer: ActionReducer {
     column: UInt = #column
   ) {
     self.init(
-      backend: ActionBackend(store: ActionStore(initialState: initialState, reducer: reducer)),
+      // The test store reports an effect's error as a test failure; the
+      // store's default log line would say it twice.
+      backend: ActionBackend(
+        store: ActionStore(initialState: initialState, reducer: reducer, onEffectError: { _ in })),
       exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
