@@ -11,14 +11,21 @@ final class FailureLog: Sendable {
   }
 
   private let failures = SharedLock<[Failure]>([])
+  private let skippedAssertions = SharedLock<[Failure]>([])
 
   var reporter: TestFailureReporter {
-    TestFailureReporter { [failures] message, _, line in
-      failures.withLock { $0.append(Failure(message: message, line: line)) }
-    }
+    TestFailureReporter(
+      { [failures] message, _, line in
+        failures.withLock { $0.append(Failure(message: message, line: line)) }
+      },
+      skippedAssertion: { [skippedAssertions] message, _, line in
+        skippedAssertions.withLock { $0.append(Failure(message: message, line: line)) }
+      })
   }
 
   var all: [Failure] { failures.withLock { $0 } }
+  /// What `.off(showSkippedAssertions: true)` showed.
+  var skipped: [Failure] { skippedAssertions.withLock { $0 } }
   var messages: [String] { all.map(\.message) }
 }
 

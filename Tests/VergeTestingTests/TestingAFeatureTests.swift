@@ -57,6 +57,16 @@ enum Article {
   }
 }
 
+extension Article.Gallery.Action {
+  static let loadedCase = ActionCase<Self, [String]>(Self.loaded) {
+    if case .loaded(let photos) = $0 { photos } else { nil }
+  }
+  /// Not in the article: a case no effect of `load` sends.
+  static let postCase = ActionCase<Self, String>(Self.post) {
+    if case .post(let text) = $0 { text } else { nil }
+  }
+}
+
 @Suite struct TestingAFeatureSwiftTestingTests {
   typealias Gallery = Article.Gallery
   typealias PhotoAPI = Article.PhotoAPI
@@ -72,6 +82,75 @@ enum Article {
       $0.photos = ["a", "b"]
     }
     await store.finish()
+  }
+
+  @Test func receiveByCase() async {
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()))
+    await store.send(.load) { $0.isLoading = true }
+    await store.receive(Gallery.Action.loadedCase) {
+      $0.isLoading = false
+      $0.photos = ["a", "b"]
+    }
+    await store.finish()
+  }
+
+  @Test func receiveWhere() async {
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()))
+    await store.send(.load) { $0.isLoading = true }
+    await store.receive(where: { action in
+      if case .loaded(let photos) = action { photos.count == 2 } else { false }
+    }) {
+      $0.isLoading = false
+      $0.photos = ["a", "b"]
+    }
+    await store.finish()
+  }
+
+  @Test func aWrongCaseIsRecordedAsAnIssueAtTheAssertion() async {
+    let matched = MatchedIssues()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()))
+    await store.send(.load) { $0.isLoading = true }
+    let line = #line + 2
+    await withKnownIssue {
+      await store.receive(Gallery.Action.postCase)
+    } matching: { matched.match($0) }
+    await store.finish()
+    #expect(
+      matched.all == [
+        .init(
+          message: #"receive(an action of the case carrying String): the next received action is .loaded(["a", "b"])."#,
+          line: line)
+      ])
+  }
+
+  // As in the article: passes, listing two skipped assertions as known issues.
+  @Test func loadShowsThePhotos() async {
+    let store = TestStore(
+      initialState: Gallery.State(),
+      reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()))
+    store.exhaustivity = .off(showSkippedAssertions: true)
+
+    await store.send(.load)
+    await store.receive(.loaded(["a", "b"])) { $0.photos = ["a", "b"] }
+    await store.finish()
+  }
+
+  @Test func aSkippedAssertionIsNotAFailureButAWrongOneIs() async {
+    let matched = MatchedIssues()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()))
+    store.exhaustivity = .off(showSkippedAssertions: true)
+    await store.send(.load)
+    let line = #line + 2
+    await withKnownIssue {
+      await store.receive(.loaded(["a", "b"])) { $0.photos = ["wrong"] }
+    } matching: { matched.match($0) }
+    await store.finish()
+    #expect(matched.all.map(\.line) == [line])
+    #expect(matched.all.first?.message.hasPrefix(#"receive(.loaded(["a", "b"])): the state is not what was expected:"#) == true)
   }
 
   @Test func postAnnounces() async {
@@ -137,6 +216,122 @@ final class TestingAFeatureXCTests: XCTestCase {
               received .tick (asserted)
             """, line: line)
       ])
+  }
+
+  func testReceiveByCase() async {
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()))
+    await store.send(.load) { $0.isLoading = true }
+    await store.receive(Gallery.Action.loadedCase) {
+      $0.isLoading = false
+      $0.photos = ["a", "b"]
+    }
+    await store.finish()
+  }
+
+  func testAWrongCaseFailsAtTheAssertion() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { [] }, clock: clock), reporter: log.reporter)
+    await store.send(.startTimer)
+    await clock.waitForSleepers()
+    clock.advance(by: .seconds(1))
+    let line: UInt = #line + 1
+    await store.receive(Gallery.Action.loadedCase)
+    await store.send(.stopTimer)
+    await store.finish()
+    XCTAssertEqual(
+      log.all,
+      [.init(message: "receive(an action of the case carrying Array<String>): the next received action is .tick.", line: line)])
+  }
+
+  func testAWrongPredicateFailsAtTheAssertion() async {
+    let log = FailureLog()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a"] }, clock: TestClock()),
+      reporter: log.reporter)
+    await store.send(.load) { $0.isLoading = true }
+    let line: UInt = #line + 1
+    await store.receive(where: { if case .loaded(let photos) = $0 { photos.count == 2 } else { false } })
+    await store.finish()
+    XCTAssertEqual(
+      log.all,
+      [.init(message: #"receive(an action matching the predicate): the next received action is .loaded(["a"])."#, line: line)])
+  }
+
+  func testSkippedAssertionsAreShownWithoutFailing() async {
+    let log = FailureLog()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()),
+      reporter: log.reporter)
+    store.exhaustivity = .off(showSkippedAssertions: true)
+    let sendLine: UInt = #line + 1
+    await store.send(.load)
+    let receiveLine: UInt = #line + 1
+    await store.receive(.loaded(["a", "b"])) { $0.photos = ["a", "b"] }
+    await store.finish()
+    XCTAssertEqual(log.all, [])
+    XCTAssertEqual(
+      log.skipped,
+      [
+        .init(
+          message: """
+            Skipped assertion (exhaustivity is off): send(.load) changed the state, but no assertion closure describes the change:
+              isLoading
+                expected: false
+                actual:   true
+            """, line: sendLine),
+        .init(
+          message: """
+            Skipped assertion (exhaustivity is off): receive(.loaded(["a", "b"])): the state is not what was expected:
+              isLoading
+                expected: true
+                actual:   false
+            """, line: receiveLine),
+      ])
+  }
+
+  func testSkippedReceivesAndLeftoversAreShown() async {
+    let log = FailureLog()
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { [] }, clock: clock), reporter: log.reporter)
+    store.exhaustivity = .off(showSkippedAssertions: true)
+    await store.send(.post("Nice"))
+    let timerLine: UInt = #line + 1
+    await store.send(.startTimer)
+    await clock.waitForSleepers()
+    clock.advance(by: .seconds(1))
+    let receiveLine: UInt = #line + 1
+    await store.receive(Gallery.Action.loadedCase, timeout: .milliseconds(50))
+    await store.finish(timeout: .milliseconds(50))
+    // Skipping never excuses a wait that ends in nothing.
+    XCTAssertEqual(
+      log.all,
+      [.init(message: "receive(an action of the case carrying Array<String>): timed out after 50 ms; 1 effect(s) still running.", line: receiveLine)])
+    XCTAssertEqual(log.skipped.map(\.line), [timerLine, receiveLine, timerLine], "\(log.skipped)")
+    XCTAssertEqual(
+      log.skipped.map { $0.message.split(separator: "\n").first.map(String.init) ?? "" },
+      [
+        "Skipped assertion (exhaustivity is off): send(.startTimer): 1 sent activity(ies) must be asserted with receiveActivity, or skipped with skipReceivedActions(), first:",
+        "Skipped assertion (exhaustivity is off): receive(an action of the case carrying Array<String>): the next received action is .tick.",
+        "Skipped assertion (exhaustivity is off): finish(): an effect started by send(.startTimer) is still running. Receive its actions, or call skipInFlightEffects().",
+      ])
+  }
+
+  func testOffAloneShowsNothing() async {
+    let log = FailureLog()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { ["a", "b"] }, clock: TestClock()),
+      reporter: log.reporter)
+    store.exhaustivity = .off
+    XCTAssertEqual(store.exhaustivity, .off(showSkippedAssertions: false))
+    await store.send(.load)
+    await store.receive(.loaded(["a", "b"])) { $0.photos = ["a", "b"] }
+    await store.finish()
+    XCTAssertEqual(log.all, [])
+    XCTAssertEqual(log.skipped, [])
   }
 
   func testTestingTestHelpers() async {

@@ -37,6 +37,47 @@ extension TestStore where Reducer: ActionReducer {
       matching: { $0 == expected }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
+  /// Waits for the next action that effects sent, checks that it is of the
+  /// case `actionCase` — whatever it carries, so neither the action nor its
+  /// payload need be `Equatable` — and asserts the state it produced.
+  ///
+  /// The case is the `ActionCase` a feature already declares to compose a
+  /// child (`embed`, `forEach`, `ifLet`), or one written for the test:
+  ///
+  /// ```swift
+  /// await store.send(.load) { $0.isLoading = true }
+  /// await store.receive(Gallery.Action.loadedCase) {
+  ///   $0.isLoading = false
+  ///   $0.photos = ["a", "b"]
+  /// }
+  /// ```
+  ///
+  /// Otherwise it behaves as `receive(_:timeout:assert:)`.
+  ///
+  /// - Parameters:
+  ///   - actionCase: The case the test expects next.
+  ///   - timeout: How long to wait; the store's ``timeout`` when `nil`.
+  ///   - update: Mutates the state from before the action into the
+  ///     expected state after it; `nil` when it must change nothing.
+  ///   - fileID: The assertion's file ID.
+  ///   - file: The assertion's file.
+  ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
+  public nonisolated(nonsending) func receive<Child>(
+    _ actionCase: ActionCase<Reducer.Action, Child>,
+    timeout: Duration? = nil,
+    assert update: ((inout Reducer.State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveItem(
+      from: actions, label: "receive(an action of the case carrying \(Child.self))", timeout: timeout,
+      waitingFor: "action", matching: { actionCase.extract($0) != nil }, update: update,
+      at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
   /// Waits for the next action that effects sent, checks it with
   /// `predicate`, and asserts the state it produced.
   ///

@@ -17,11 +17,11 @@ enum StateAssertion {
     update: ((inout State) throws -> Void)?
   ) -> String? {
     guard let update else {
-      guard exhaustivity == .on, before != after else { return nil }
+      guard exhaustivity.isOn, before != after else { return nil }
       return "\(label) changed the state, but no assertion closure describes the change:\n"
         + StateDiff.render(expected: before, actual: after)
     }
-    var expected = exhaustivity == .on ? before : after
+    var expected = exhaustivity.isOn ? before : after
     do {
       try update(&expected)
     } catch {
@@ -31,7 +31,7 @@ enum StateAssertion {
       return "\(label): the state is not what was expected:\n"
         + StateDiff.render(expected: expected, actual: after)
     }
-    if exhaustivity == .on && before == after {
+    if exhaustivity.isOn && before == after {
       return "\(label): the assertion closure expects a change, but the state did not change."
     }
     return nil

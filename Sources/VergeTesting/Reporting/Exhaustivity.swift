@@ -1,7 +1,8 @@
 /// How strictly a test store checks a test.
 ///
 /// ```swift
-/// store.exhaustivity = .off      // assert only what the test cares about
+/// store.exhaustivity = .off                                // assert only what the test cares about
+/// store.exhaustivity = .off(showSkippedAssertions: true)   // and show what that skipped
 /// ```
 public enum Exhaustivity: Sendable, Equatable {
   /// Every state change must be described, every action, mutation or
@@ -12,5 +13,22 @@ public enum Exhaustivity: Sendable, Equatable {
   /// assigns, actions, mutations and activities that are not received are
   /// skipped, and effects still running at `finish()` are cancelled without
   /// a failure.
-  case off
+  ///
+  /// With `showSkippedAssertions`, each failure that `.on` would have
+  /// reported is shown instead, prefixed "Skipped assertion (exhaustivity
+  /// is off): ", without failing the test: as a known issue inside a Swift
+  /// Testing test (the test passes and lists it), as a line on standard
+  /// error inside XCTest; a capturing ``TestFailureReporter`` gets it in its
+  /// `skippedAssertion` handler.
+  case off(showSkippedAssertions: Bool)
+
+  /// Partial assertions that show nothing of what they skip:
+  /// `.off(showSkippedAssertions: false)`.
+  public static let off = Exhaustivity.off(showSkippedAssertions: false)
+
+  /// Whether the test is checked exhaustively.
+  var isOn: Bool { self == .on }
+
+  /// Whether what `.off` skips is shown.
+  var showsSkippedAssertions: Bool { self == .off(showSkippedAssertions: true) }
 }

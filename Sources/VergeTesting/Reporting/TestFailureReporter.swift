@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 #if canImport(Testing)
@@ -32,49 +33,90 @@ import XCTest
 /// ```
 public struct TestFailureReporter: Sendable {
   private let handler: @Sendable (_ message: String, _ location: FailureLocation) -> Void
+  /// Gets what `Exhaustivity.off(showSkippedAssertions: true)` shows.
+  private let skipped: @Sendable (_ message: String, _ location: FailureLocation) -> Void
 
-  private init(location handler: @escaping @Sendable (_ message: String, _ location: FailureLocation) -> Void) {
+  private init(
+    location handler: @escaping @Sendable (_ message: String, _ location: FailureLocation) -> Void,
+    skipped: @escaping @Sendable (_ message: String, _ location: FailureLocation) -> Void
+  ) {
     self.handler = handler
+    self.skipped = skipped
   }
 
   /// Creates a reporter that passes each failure to `handler` instead of
   /// failing the test.
   ///
-  /// - Parameter handler: Receives the failure's message and the file
-  ///   (`#filePath`) and line of the assertion that failed. It may be
-  ///   called from any thread.
-  public init(_ handler: @escaping @Sendable (_ message: String, _ file: StaticString, _ line: UInt) -> Void) {
+  /// - Parameters:
+  ///   - handler: Receives the failure's message and the file
+  ///     (`#filePath`) and line of the assertion that failed. It may be
+  ///     called from any thread.
+  ///   - skippedAssertion: Receives, the same way, each assertion that
+  ///     `Exhaustivity.off(showSkippedAssertions: true)` skipped and shows;
+  ///     by default they are dropped.
+  public init(
+    _ handler: @escaping @Sendable (_ message: String, _ file: StaticString, _ line: UInt) -> Void,
+    skippedAssertion: @escaping @Sendable (_ message: String, _ file: StaticString, _ line: UInt) -> Void = { _, _, _ in }
+  ) {
     self.handler = { message, location in handler(message, location.filePath, location.line) }
+    self.skipped = { message, location in skippedAssertion(message, location.filePath, location.line) }
   }
 
   /// Records each failure in the framework the test runs in: a Swift
   /// Testing issue while a Swift Testing test runs (`Test.current` is set),
   /// otherwise `XCTFail`. The default of every `TestStore`.
+  ///
+  /// A skipped assertion that `Exhaustivity.off(showSkippedAssertions:
+  /// true)` shows is a known issue in Swift Testing (listed, not failing)
+  /// and a line on standard error in XCTest.
   public static var automatic: TestFailureReporter {
-    TestFailureReporter(location: { message, location in
-      #if canImport(Testing)
-        if Test.current != nil {
-          recordIssue(message, at: location)
-          return
-        }
-      #endif
-      XCTFail(message, file: location.filePath, line: location.line)
-    })
+    TestFailureReporter(
+      location: { message, location in
+        #if canImport(Testing)
+          if Test.current != nil {
+            recordIssue(message, at: location)
+            return
+          }
+        #endif
+        XCTFail(message, file: location.filePath, line: location.line)
+      },
+      skipped: { message, location in
+        #if canImport(Testing)
+          if Test.current != nil {
+            recordKnownIssue(message, at: location)
+            return
+          }
+        #endif
+        writeToStandardError(message, at: location)
+      })
   }
 
   /// Reports each failure through `XCTFail` at the assertion's file and
-  /// line.
+  /// line, and each skipped assertion it is shown as a line on standard
+  /// error.
   public static var xcTest: TestFailureReporter {
-    TestFailureReporter(location: { message, location in
-      XCTFail(message, file: location.filePath, line: location.line)
-    })
+    TestFailureReporter(
+      location: { message, location in
+        XCTFail(message, file: location.filePath, line: location.line)
+      },
+      skipped: writeToStandardError)
+  }
+
+  /// `File.swift:12: message`, on standard error.
+  private static func writeToStandardError(_ message: String, at location: FailureLocation) {
+    FileHandle.standardError.write(Data("\(location.filePath):\(location.line): \(message)\n".utf8))
   }
 
   #if canImport(Testing)
     /// Records each failure as a Swift Testing issue at the assertion's
-    /// source location.
+    /// source location, and each skipped assertion it is shown as a known
+    /// issue there.
     public static var swiftTesting: TestFailureReporter {
-      TestFailureReporter(location: { message, location in recordIssue(message, at: location) })
+      TestFailureReporter(location: recordIssue, skipped: recordKnownIssue)
+    }
+
+    private static func recordKnownIssue(_ message: String, at location: FailureLocation) {
+      withKnownIssue { recordIssue(message, at: location) }
     }
 
     private static func recordIssue(_ message: String, at location: FailureLocation) {
@@ -119,5 +161,14 @@ public struct TestFailureReporter: Sendable {
   /// Reports one failure at `location`.
   func report(_ message: String, at location: FailureLocation) {
     handler(message, location)
+  }
+
+  /// A reporter that shows, as skipped assertions, the failures reported to
+  /// it.
+  var showingSkippedAssertions: TestFailureReporter {
+    let skipped = skipped
+    return TestFailureReporter(
+      location: { message, location in skipped("Skipped assertion (exhaustivity is off): " + message, location) },
+      skipped: skipped)
   }
 }

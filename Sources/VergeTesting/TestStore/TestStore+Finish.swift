@@ -45,19 +45,19 @@ extension TestStore {
     }
     finished = true
     reportProblems(of: backend, at: location)
-    if exhaustivity == .on {
-      reportLeftovers(of: backend, context: "finish()", at: location)
+    if let reporter = exhaustivity.isOn ? reporter : skippedAssertions {
+      reportLeftovers(of: backend, context: "finish()", to: reporter, at: location)
     }
     skipAndCancelRunningWork(of: backend)
   }
 
   /// Reports what was produced and not asserted, and work still running.
-  func reportLeftovers(context: String, at location: FailureLocation) {
-    reportLeftovers(of: backend, context: context, at: location)
+  func reportLeftovers(context: String, to reporter: TestFailureReporter, at location: FailureLocation) {
+    reportLeftovers(of: backend, context: context, to: reporter, at: location)
   }
 
   private func reportLeftovers<Backend: TestStoreBackend>(
-    of backend: Backend, context: String, at location: FailureLocation
+    of backend: Backend, context: String, to reporter: TestFailureReporter, at location: FailureLocation
   ) {
     let received = backend.ledger.takeReceived()
     let origins = backend.ledger.origins

@@ -15,7 +15,17 @@ extension TestStore {
       label, before: before, after: after, exhaustivity: exhaustivity, update: update)
     {
       reporter.report(message, at: location)
+    } else if let skipped = skippedAssertions,
+      let message = StateAssertion.check(label, before: before, after: after, exhaustivity: .on, update: update)
+    {
+      skipped.report(message, at: location)
     }
+  }
+
+  /// Where the failures that exhaustivity `.off` skips are shown; `nil`
+  /// unless it is `.off(showSkippedAssertions: true)`.
+  var skippedAssertions: TestFailureReporter? {
+    exhaustivity.showsSkippedAssertions ? reporter.showingSkippedAssertions : nil
   }
 
   /// Reports the problems the backend collected (errors effects threw).
@@ -30,8 +40,8 @@ extension TestStore {
   func reportUnasserted<Backend: TestStoreBackend>(
     of backend: Backend, before label: String, at location: FailureLocation
   ) {
-    let pending = backend.ledger.takeReceived(marking: exhaustivity == .on ? .notAsserted : .skipped)
-    guard exhaustivity == .on, !pending.isEmpty else { return }
+    let pending = backend.ledger.takeReceived(marking: exhaustivity.isOn ? .notAsserted : .skipped)
+    guard let reporter = exhaustivity.isOn ? reporter : skippedAssertions, !pending.isEmpty else { return }
     let origins = backend.ledger.origins
     let vocabulary = backend.vocabulary
     let list = pending.map { received in
@@ -144,15 +154,16 @@ extension TestStore {
           matched(received.produced)
           return
         }
-        guard exhaustivity == .off else {
-          let next: String
-          switch received.produced {
-          case .item(let item, _, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
-          case .activity(let activity): next = "received activity is \(Describe.action(activity))"
-          }
+        let next: String
+        switch received.produced {
+        case .item(let item, _, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
+        case .activity(let activity): next = "received activity is \(Describe.action(activity))"
+        }
+        guard !exhaustivity.isOn else {
           reporter.report("\(label): the next \(next).", at: location)
           return
         }
+        skippedAssertions?.report("\(label): the next \(next).", at: location)
         ledger.mark(received, .skipped)
         continue
       }

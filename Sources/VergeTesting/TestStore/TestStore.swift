@@ -108,8 +108,8 @@ public final class TestStore<Reducer> {
   }
 
   deinit {
-    if !finished && exhaustivity == .on {
-      reportLeftovers(context: "The test store was released without finish()", at: location)
+    if !finished, let reporter = exhaustivity.isOn ? reporter : skippedAssertions {
+      reportLeftovers(context: "The test store was released without finish()", to: reporter, at: location)
     }
     skipAndCancelRunningWork(of: backend)
     backend.tearDown()
