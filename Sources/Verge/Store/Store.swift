@@ -213,6 +213,10 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// runs at once when the commit happens on the main thread, otherwise on
   /// the main queue, in commit order. From another actor's code it runs on
   /// that actor, in commit order. `queue` applies to nonisolated code only.
+  /// In a command-line program on Linux with an async `main`, main-actor
+  /// code is not on the main thread once `main` has suspended, so a
+  /// main-actor handler runs only at that code's next suspension point
+  /// (`await Task.yield()`); see the Concurrency article.
   ///
   /// ```swift
   /// @MainActor final class CounterViewController {
