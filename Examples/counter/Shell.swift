@@ -97,11 +97,14 @@ enum Shell {
   ///   - message: Shown under the first screen (a refused state file).
   static func runInteractive(_ session: CounterSession, message: String? = nil) async {
     let screen = Screen(session: session, clears: Terminal.isInteractive)
+    // A change the session did not draw yet (a delayed increment landing)
+    // redraws from here; see `Screen.redraw()`.
     let subscriptions = session.models.values.map { model in
-      model.observe { _ in Task { @MainActor in screen.draw() } }
+      model.observe { _ in Task { @MainActor in screen.redraw() } }
     }
     screen.draw(message: message)
     for await line in Terminal.lines() {
+      screen.lineRead()
       let word = line.trimmingCharacters(in: .whitespaces)
       if word.isEmpty {
         screen.draw()
@@ -134,20 +137,61 @@ extension CounterSession {
 }
 
 /// Draws the interactive screen within 80 columns.
+///
+/// Each line typed is answered by one `draw`; a change that lands between
+/// commands (a delayed increment) by one `redraw`. Neither draws a screen
+/// that is already showing: a command whose change a subscription's
+/// `redraw` already showed is not drawn twice (with piped input every
+/// drawn screen stays in the output), and a `redraw` after the command's
+/// own `draw` shows nothing new.
 @MainActor
 final class Screen {
   private let session: CounterSession
   private let clears: Bool
   private var message: String?
+  /// The text of the last screen written.
+  private var shown: String?
+  /// Whether a `redraw` wrote a screen since the last line was read.
+  private var redrewSinceLine = false
 
   init(session: CounterSession, clears: Bool) {
     self.session = session
     self.clears = clears
   }
 
-  /// Redraws everything, with an optional message under the state.
+  /// Notes that a line of input was read: the next `draw` answers it.
+  func lineRead() {
+    redrewSinceLine = false
+  }
+
+  /// Draws the answer to a line of input, with an optional message under
+  /// the state (a message from before is dropped); nothing when a `redraw`
+  /// since the line was read already shows exactly this screen.
   func draw(message: String? = nil) {
-    if let message { self.message = message } else { self.message = nil }
+    self.message = message
+    let screen = render()
+    if redrewSinceLine && screen == shown { return }
+    write(screen)
+  }
+
+  /// Redraws after a change from a subscription, keeping the message on
+  /// screen (the help stays up while a delayed increment lands); nothing
+  /// when the screen already shows the change.
+  func redraw() {
+    let screen = render()
+    guard screen != shown else { return }
+    write(screen)
+    redrewSinceLine = true
+  }
+
+  private func write(_ screen: String) {
+    shown = screen
+    Terminal.write(screen)
+  }
+
+  /// The whole screen: the state, the recent log, the notice and message,
+  /// and the prompt.
+  private func render() -> String {
     var out = clears ? "\u{1B}[2J\u{1B}[H" : "\n"
     out += "Verge counter - \(session.style.title)\n"
     out += String(repeating: "-", count: 60) + "\n"
@@ -166,7 +210,7 @@ final class Screen {
     if let notice = session.notice { out += "\n\(notice)\n" }
     if let message = self.message { out += "\n\(message)\n" }
     out += "\n+ - later cancel undo redo style free method action ? quit\n> "
-    Terminal.write(out)
+    return out
   }
 
   /// Cuts a line to `width` characters.
