@@ -77,58 +77,52 @@ enum CommentsShell {
   /// One command per line from standard input until `quit` or end of input.
   ///
   /// Its input and output go through `Terminal`, never through stdio, so
-  /// each answer shows as soon as it is written.
+  /// each answer shows as soon as it is written. A refresh runs in the
+  /// background while the session goes on: its answer comes when it ends,
+  /// on a line of its own (see `Console`); a refresh cancelled by a later
+  /// one leaves the answer to that one.
   static func runInteractive(_ session: GallerySession) async {
-    show("Verge comments - type ? for help, 'refresh' to load")
-    let watcher = session.store.sinkState(dropsFirst: true) { changes in
-      changes.ifChanged(\.isLoading) { loading in
-        if loading { Task { @MainActor in show("  (loading...)") } }
-      }
-    }
-    prompt()
+    let console = Console()
+    console.show("Verge comments - type ? for help, 'refresh' to load")
+    console.prompt()
     for await line in Terminal.lines() {
+      console.lineRead()
       if line.trimmingSpaces().isEmpty {
-        prompt()
+        console.prompt()
         continue
       }
       let command: GalleryCommand
       do {
         command = try GalleryCommand(parsing: line)
       } catch {
-        show("  \(error)")
-        prompt()
+        console.show("  \(error)")
+        console.prompt()
         continue
       }
       if command == .quit { break }
       if command == .refresh {
+        let cancelsOne = session.store.state.isLoading
+        console.show(cancelsOne ? "  (loading...; the refresh already running is cancelled)" : "  (loading...)")
         // Not awaited, so a second refresh can cancel the first.
         let task = session.startRefresh()
+        let number = console.startRefresh()
         Task { @MainActor in
           await task.finish()
-          // A refresh cancelled by a later one leaves `isLoading` to that one.
+          guard console.isLatestRefresh(number) else { return }  // a later refresh answers
           if let error = session.store.state.lastError {
-            show("  error: \(error)")
-          } else if !session.store.state.isLoading {
-            show("  loaded \(session.photos.count) photos")
+            console.show("  error: \(error)")
+          } else {
+            console.show("  loaded \(session.photos.count) photos")
           }
-          prompt()
+          console.prompt()
         }
+        console.prompt()
         continue
       }
-      for output in await session.perform(command) { show("  " + output) }
-      prompt()
+      for output in await session.perform(command) { console.show("  " + output) }
+      console.prompt()
     }
-    watcher.cancel()
-    show("bye")
-  }
-
-  /// Writes one line of the session.
-  private static func show(_ line: String) {
-    Terminal.write(line + "\n")
-  }
-
-  private static func prompt() {
-    Terminal.write("comments> ")
+    console.show("bye")
   }
 }
 

@@ -12,16 +12,22 @@ enum GalleryCommand: Equatable, Sendable {
   case help
   case quit
 
-  static let helpText = """
-      refresh (r)    load photos and comments (a second refresh cancels the first)
-      list (l)       list the photos with their comment counts
-      open N         open photo N and show its comments
-      close          close the opened photo
-      post TEXT      post a comment on the opened photo
-      delete N       delete comment N of the opened photo
-      help (?)       show this help
-      quit (q)       leave
-    """
+  /// The commands and what they do, one line each, not indented.
+  static let helpLines = [
+    "refresh (r)    load photos and comments (a second refresh cancels the first)",
+    "list (l)       list the photos with their comment counts",
+    "open N         open photo N and show its comments",
+    "close          close the opened photo",
+    "post TEXT      post a comment on the opened photo",
+    "delete N       delete comment N of the opened photo",
+    "help (?)       show this help",
+    "quit (q)       leave",
+  ]
+
+  /// The help for `--help`: the lines, each indented by two spaces.
+  static var helpText: String {
+    helpLines.map { "  " + $0 }.joined(separator: "\n")
+  }
 
   /// Parses one command.
   ///
@@ -158,7 +164,7 @@ final class GallerySession {
       if let error = store.state.lastError { return ["error: \(error); nothing was deleted"] }
       return ["deleted \"\(comments[number - 1].text)\""] + photoLines()
     case .help:
-      return [GalleryCommand.helpText]
+      return GalleryCommand.helpLines
     case .quit:
       return []
     }

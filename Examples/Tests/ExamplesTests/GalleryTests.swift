@@ -12,6 +12,17 @@ final class GalleryTests: XCTestCase {
     return ActionStore(initialState: GalleryState(), reducer: GalleryFeature.composed(api: api, me: .init("you")))
   }
 
+  @MainActor
+  func testTheHelpIsOneLinePerCommandIndentedAlike() async {
+    let session = GallerySession(api: FakePhotoAPI(seed: 1, failurePercent: 0, latency: {}))
+    let lines = await session.perform(.help)
+    XCTAssertEqual(lines.count, 8)
+    XCTAssertEqual(lines.first, "refresh (r)    load photos and comments (a second refresh cancels the first)")
+    XCTAssertTrue(lines.allSatisfy { !$0.hasPrefix(" ") && !$0.contains("\n") }, "\(lines)")
+    // --help shows the same lines, each indented by two spaces.
+    XCTAssertTrue(CommentsOptions.usage.contains(lines.map { "  " + $0 }.joined(separator: "\n")))
+  }
+
   func testSameSeedGivesSameFailures() async {
     func outcomes(seed: UInt64) async -> [Bool] {
       let api = FakePhotoAPI(seed: seed, failurePercent: 50, latency: {})
