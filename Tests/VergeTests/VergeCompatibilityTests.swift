@@ -1,0 +1,129 @@
+import Verge
+import XCTest
+
+/// Verge's own tests, rewritten here for the names this library keeps from
+/// Verge (`StateType`, `markAsModified`, `assignee`, `accumulate`, ...), to
+/// check that migrating code keeps its shape and its behaviour.
+final class VergeCompatibilityTests: XCTestCase {
+  struct Demo: Equatable, Sendable {
+    var count = 0
+    var name = ""
+  }
+
+  // MARK: - StateType.reduce(modifying:current:)
+
+  struct Tally: StateType {
+    var name = ""
+    var count = 0
+    var countEdits = 0
+    var reduceCalls = 0
+
+    static func reduce(modifying: inout InoutRef<Tally>, current: Changes<Tally>) {
+      modifying.reduceCalls += 1
+      current.ifChanged(\.count).do { _ in modifying.countEdits += 1 }
+    }
+  }
+
+  func testTheReduceHookRunsAtInitAsAFirstChange() {
+    let store = Store<Tally, Never>(initialState: .init())
+    XCTAssertEqual(store.state.countEdits, 1)
+    XCTAssertEqual(store.state.reduceCalls, 1)
+  }
+
+  func testTheReduceHookSeesWhatEachCommitChanged() {
+    let store = Store<Tally, Never>(initialState: .init())
+    store.commit { $0.count = 1 }
+    XCTAssertEqual(store.state.countEdits, 2)
+    store.commit { $0.name = "a" }
+    XCTAssertEqual(store.state.countEdits, 2)
+    XCTAssertEqual(store.state.reduceCalls, 3)
+    store.commit { _ in }
+    XCTAssertEqual(store.state.reduceCalls, 3, "a commit that writes nothing runs no hook")
+  }
+
+  struct Cart: StateType {
+    var prices: [Int] = [2, 3]
+    var total = 0
+    var totals = 0
+
+    static func reduce(modifying: inout InoutRef<Cart>, current: Changes<Cart>) {
+      guard current.hasModified(\.prices) else { return }
+      modifying.total = current.prices.reduce(0, +)
+      modifying.totals += 1
+    }
+  }
+
+  func testTheReduceHookRunsBeforeMiddlewaresAndSubscribers() {
+    let seenByMiddleware = Recorder<Int>()
+    let store = Store<Cart, Never>(
+      initialState: .init(),
+      middlewares: [CommitMiddleware(name: "spy") { _, after, _ in seenByMiddleware.append(after.total) }])
+    XCTAssertEqual(store.state.total, 5)
+    let seen = Recorder<Int>()
+    let subscription = store.sinkState { seen.append($0.total) }
+    store.commit { $0.prices.append(10) }
+    store.commit { $0.prices[0] = 2 }  // an equal value: not a modification
+    XCTAssertEqual(seen.values, [5, 15, 15])
+    XCTAssertEqual(seenByMiddleware.values, [15, 15])
+    XCTAssertEqual(store.state.totals, 2)
+    withExtendedLifetime(subscription) {}
+  }
+
+  func testAThrowingCommitRunsNoHookAndLeavesTheStateAlone() {
+    struct Failure: Error {}
+    let store = Store<Cart, Never>(initialState: .init())
+    XCTAssertThrowsError(try store.commit { state throws(Failure) in
+      state.prices.append(1)
+      throw Failure()
+    })
+    XCTAssertEqual(store.state.current, Cart(prices: [2, 3], total: 5, totals: 1))
+  }
+
+  // MARK: - markAsModified
+
+  func testMarkAsModifiedNotifiesWithoutWriting() {
+    let store = Store<Demo, Never>(initialState: .init())
+    let deliveries = Recorder<Demo>()
+    let subscription = store.sinkState(dropsFirst: true) { deliveries.append($0.current) }
+    store.commit { _ in }
+    XCTAssertEqual(deliveries.count, 0)
+    let before = store.version
+    store.commit { $0.markAsModified() }
+    XCTAssertEqual(deliveries.values, [Demo()])
+    XCTAssertEqual(store.version, before + 1)
+    subscription.cancel()
+    store.commit { $0.markAsModified() }
+    XCTAssertEqual(deliveries.count, 1)
+  }
+
+  // MARK: - add(middleware:)
+
+  func testMiddlewaresAddedAfterInitRunInOrder() {
+    let store = Store<Demo, Never>(initialState: .init())
+    store.add(middleware: .modify { modifying, _, current in
+      current.ifChanged(\.count).do { _ in modifying.count += 1 }
+    })
+    store.add(middleware: .modify { modifying, _, current in
+      current.ifChanged(\.name).do { _ in modifying.count = 100 }
+    })
+    XCTAssertEqual(store.state.count, 0)
+    store.commit { $0.count += 1 }
+    XCTAssertEqual(store.state.count, 2)
+    store.commit { $0.name = "A" }
+    XCTAssertEqual(store.state.count, 100)
+  }
+
+  // MARK: - Changes
+
+  func testTakeIfChangedAndTheDoForm() {
+    let first = Changes<Demo>(previous: nil, current: Demo(count: 1))
+    XCTAssertEqual(first.takeIfChanged { $0.count }, 1)
+    let same = Changes(previous: Demo(count: 1), current: Demo(count: 1, name: "x"))
+    XCTAssertNil(same.takeIfChanged { $0.count })
+    XCTAssertEqual(same.takeIfChanged(\.name), "x")
+    XCTAssertNil(same.takeIfChanged({ $0.name }, { _, _ in true }))
+    XCTAssertEqual(same.takeIfChanged({ $0.name }, ==), "x")
+    XCTAssertNil(same.ifChanged(\.count).do { $0 })
+    XCTAssertEqual(same.ifChanged(\.name).do { $0.uppercased() }, "X")
+  }
+}
