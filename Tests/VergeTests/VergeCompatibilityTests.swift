@@ -126,4 +126,51 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertNil(same.ifChanged(\.count).do { $0 })
     XCTAssertEqual(same.ifChanged(\.name).do { $0.uppercased() }, "X")
   }
+
+  // MARK: - assign(to:) / assignee(_:)
+
+  func testAssignFromAStoreMirrorsEveryChange() {
+    let source = Store<Demo, Never>(initialState: .init(count: 3))
+    let target = Store<Demo, Never>(initialState: .init())
+    let subscription = source.assign(to: target.assignee(\.self))
+    XCTAssertEqual(target.state.count, 3, "the current state is assigned at once")
+    source.commit { $0.count += 1 }
+    XCTAssertEqual(target.state.current, source.state.current)
+    subscription.cancel()
+    source.commit { $0.count += 1 }
+    XCTAssertEqual(target.state.count, 4)
+  }
+
+  func testAssignFromADerivedValueWritesOneField() {
+    let source = Store<Demo, Never>(initialState: .init())
+    let target = Store<Demo, Never>(initialState: .init(name: "kept"))
+    let subscription = source.derived(.select(\.count)).assign(to: target.assignee(\.count))
+    source.commit { $0.count = 5 }
+    XCTAssertEqual(target.state.current, Demo(count: 5, name: "kept"))
+    withExtendedLifetime(subscription) {}
+  }
+
+  struct Holder: Equatable, Sendable { var source: Changes<Int> }
+
+  func testAssignOfChangesIntoAChangesField() {
+    let source = Store<Demo, Never>(initialState: .init())
+    let count = source.derived(.select(\.count))
+    let target = Store<Holder, Never>(initialState: .init(source: count.state))
+    let subscription = count.assign(to: target.assignee(\.source))
+    source.commit { $0.count = 2 }
+    XCTAssertEqual(target.state.source.current, 2)
+    XCTAssertEqual(target.state.source.previous, 0)
+    withExtendedLifetime(subscription) {}
+  }
+
+  func testAnAssigneeOfAStoreThatIsGoneDoesNothing() {
+    let source = Store<Demo, Never>(initialState: .init())
+    var target: Store<Demo, Never>? = .init(initialState: .init())
+    weak let weakTarget = target
+    let subscription = source.assign(to: target!.assignee(\.self))
+    target = nil
+    XCTAssertNil(weakTarget, "an assignee does not keep its store alive")
+    source.commit { $0.count = 1 }
+    withExtendedLifetime(subscription) {}
+  }
 }
