@@ -173,4 +173,25 @@ final class VergeCompatibilityTests: XCTestCase {
     source.commit { $0.count = 1 }
     withExtendedLifetime(subscription) {}
   }
+
+  // MARK: - bindingDerived(get:set:)
+
+  func testABindingDerivedReadsAndWritesItsStore() {
+    let source = Store<Demo, Never>(initialState: .init())
+    let binding = source.bindingDerived(get: .map { $0.count }, set: { source, new in source.count = new })
+    XCTAssertNil(binding.state.previous)
+    XCTAssertEqual(binding.state.current, 0)
+    binding.wrappedValue = 2
+    XCTAssertEqual(binding.state.previous, 0)
+    XCTAssertEqual(binding.state.current, 2)
+    XCTAssertEqual(source.state.count, 2)
+    source.commit { $0.count += 1 }
+    XCTAssertEqual(binding.state.previous, 2)
+    XCTAssertEqual(binding.value, 3)
+    let seen = Recorder<Int>()
+    let subscription = binding.sinkState { seen.append($0.current) }
+    binding.wrappedValue = 7
+    XCTAssertEqual(seen.values, [3, 7])
+    withExtendedLifetime(subscription) {}
+  }
 }
