@@ -194,4 +194,44 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertEqual(seen.values, [3, 7])
     withExtendedLifetime(subscription) {}
   }
+
+  // MARK: - accumulate
+
+  func testAccumulateRunsEachSinkWhenItsValueChanged() {
+    let store = Store<Demo, Never>(initialState: .init())
+    let counts = Recorder<Int>()
+    let names = Recorder<String>()
+    let branch = Recorder<String>()
+    let flag = true
+    let subscription = store.accumulate { state in
+      state.ifChanged(\.count).do { counts.append($0) }
+      state.ifChanged(\.name).do { names.append($0) }
+      if flag {
+        state.ifChanged({ $0.name.count }).do { branch.append("length \($0)") }
+      } else {
+        state.ifChanged(\.name).do { _ in branch.append("never") }
+      }
+    }
+    store.commit { $0.count += 1 }
+    store.commit { $0.name = "name" }
+    store.commit { $0.name = "game" }
+    XCTAssertEqual(counts.values, [0, 1])
+    XCTAssertEqual(names.values, ["", "name", "game"])
+    XCTAssertEqual(branch.values, ["length 0", "length 4"])
+    withExtendedLifetime(subscription) {}
+  }
+
+  func testAccumulateDropFirstSkipsChangesNotDeliveries() {
+    let store = Store<Demo, Never>(initialState: .init())
+    let seen = Recorder<Int>()
+    let subscription = store.accumulate { state in
+      state.ifChanged(\.count).dropFirst(2).do { seen.append($0) }
+    }
+    store.commit { $0.name = "unrelated" }
+    store.commit { $0.count += 1 }
+    XCTAssertEqual(seen.values, [])
+    store.commit { $0.count += 1 }
+    XCTAssertEqual(seen.values, [2])
+    withExtendedLifetime(subscription) {}
+  }
 }
