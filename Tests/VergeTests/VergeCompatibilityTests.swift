@@ -1,4 +1,6 @@
+import Dispatch
 import Verge
+import VergeTestSupport
 import XCTest
 
 /// Verge's own tests, rewritten here for the names this library keeps from
@@ -233,5 +235,48 @@ final class VergeCompatibilityTests: XCTestCase {
     store.commit { $0.count += 1 }
     XCTAssertEqual(seen.values, [2])
     withExtendedLifetime(subscription) {}
+  }
+
+  // MARK: - derived(_:queue:)
+
+  func testADerivedValueOnAQueuePublishesThereInCommitOrder() {
+    let queue = DispatchQueue(label: "derived")
+    let key = DispatchSpecificKey<Bool>()
+    queue.setSpecific(key: key, value: true)
+    let store = Store<Demo, Never>(initialState: .init())
+    let count = store.derived(.select(\.count), queue: .dispatch(queue))
+    let seen = Recorder<Int>()
+    let onQueue = Recorder<Bool>()
+    let subscription = count.sinkState(dropsFirst: true) { changes in
+      seen.append(changes.current)
+      onQueue.append(DispatchQueue.getSpecific(key: key) == true)
+    }
+    for _ in 0..<5 { store.commit { $0.count += 1 } }
+    queue.sync {}  // every delivery queued so far has run
+    queue.sync {}  // and what those deliveries queued in turn
+    XCTAssertEqual(count.value, 5)
+    XCTAssertEqual(seen.values, [1, 2, 3, 4, 5])
+    XCTAssertEqual(Set(onQueue.values), [true])
+    XCTAssertTrue(store.derived(.select(\.count), queue: .committingThread).value == 5)
+    withExtendedLifetime(subscription) {}
+  }
+
+  // MARK: - taskDetached
+
+  func testTaskDetachedRunsUnderTheStoresTaskManager() async throws {
+    let store = Store<Demo, Never>(initialState: .init())
+    let gate = Gate()
+    let task = store.taskDetached(key: TaskKey("load")) {
+      await gate.wait()
+      store.commit { $0.count = 1 }
+    }
+    XCTAssertEqual(store.taskManager.count(key: TaskKey("load")), 1)
+    gate.open()
+    try await task.value
+    XCTAssertEqual(store.state.count, 1)
+    let dropped = store.taskDetached(key: TaskKey("load")) { await suspendUntilCancelled() }
+    store.taskManager.cancel(key: TaskKey("load"))
+    let result = await dropped.result
+    XCTAssertThrowsError(try result.get())
   }
 }
