@@ -279,4 +279,53 @@ final class VergeCompatibilityTests: XCTestCase {
     let result = await dropped.result
     XCTAssertThrowsError(try result.get())
   }
+
+  // MARK: - Scan
+
+  func testSinkStateWithAScanHandsOverTheRunningValue() {
+    let store = Store<Demo, Never>(initialState: .init())
+    let seen = Recorder<Int>()
+    let subscription = store.sinkState(scan: Scan(seed: 0, accumulator: { total, changes in total += changes.count })) {
+      _, total in seen.append(total)
+    }
+    store.commit { $0.count = 2 }
+    store.commit { $0.count = 3 }
+    XCTAssertEqual(seen.values, [0, 2, 5])
+    let counter = Scan<Changes<Demo>, Int>.counter()
+    let counted = store.sinkState(scan: counter) { _, _ in }
+    store.commit { $0.name = "x" }
+    XCTAssertEqual(counter.value, 2)
+    withExtendedLifetime((subscription, counted)) {}
+  }
+
+  // MARK: - waitUntilAllEventConsumed
+
+  func testWaitUntilAllEventConsumedWaitsForQueuedDeliveries() async {
+    let queue = DispatchQueue(label: "consumer")
+    let blocker = DispatchSemaphore(value: 0)
+    queue.async { blocker.wait() }
+    let store = Store<Demo, Never>(initialState: .init())
+    let seen = Recorder<Int>()
+    let subscription = store.sinkState(dropsFirst: true, queue: .dispatch(queue), isolation: nil) {
+      seen.append($0.count)
+    }
+    for _ in 0..<3 { store.commit { $0.count += 1 } }
+    DispatchQueue.global().async { blocker.signal() }
+    await store.waitUntilAllEventConsumed()
+    XCTAssertEqual(seen.values, [1, 2, 3])
+    withExtendedLifetime(subscription) {}
+  }
+
+  @MainActor final class Label { var text = "" }
+
+  @MainActor
+  func testWaitUntilAllEventConsumedWaitsForMainActorHandlers() async {
+    let store = Store<Demo, Never>(initialState: .init())
+    let label = Label()
+    let subscription = store.sinkState { changes in label.text = "\(changes.count)" }
+    await Task.detached { store.commit { $0.count = 7 } }.value
+    await store.waitUntilAllEventConsumed()
+    XCTAssertEqual(label.text, "7")
+    withExtendedLifetime(subscription) {}
+  }
 }

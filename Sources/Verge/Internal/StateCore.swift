@@ -776,9 +776,17 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     case .committingThread:
       if !isCancelled { receive(payload) }
     case .main:
-      DispatchQueue.main.async { if !self.isCancelled { receive(payload) } }
+      let ticket = PendingDeliveries.begin()
+      DispatchQueue.main.async {
+        if !self.isCancelled { receive(payload) }
+        PendingDeliveries.finish(ticket)
+      }
     case .dispatch(let queue):
-      queue.async { if !self.isCancelled { receive(payload) } }
+      let ticket = PendingDeliveries.begin()
+      queue.async {
+        if !self.isCancelled { receive(payload) }
+        PendingDeliveries.finish(ticket)
+      }
     }
   }
 }
