@@ -328,4 +328,42 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertEqual(label.text, "7")
     withExtendedLifetime(subscription) {}
   }
+
+  // MARK: - Edge and ReferenceEdge
+
+  func testEdgesOfEquatableValuesCompareByValue() {
+    let edge = Edge(wrappedValue: 1)
+    var copy = edge
+    copy.wrappedValue = 1
+    XCTAssertNotEqual(edge.version, copy.version)
+    XCTAssertEqual(edge, copy, "an equal value after a write")
+    copy.wrappedValue = 2
+    XCTAssertNotEqual(edge, copy)
+    XCTAssertEqual(Edge(wrappedValue: (1, "a")), Edge(wrappedValue: (1, "a")), "tuples of Equatable values")
+    XCTAssertNotEqual(Edge(wrappedValue: (1, "a")), Edge(wrappedValue: (1, "b")))
+    XCTAssertNotEqual(
+      Edge(wrappedValue: (1, 2, 3, 4, 5, 6, 7)), Edge(wrappedValue: (1, 2, 3, 4, 5, 6, 7)),
+      "longer tuples than the standard library compares fall back to stamps")
+  }
+
+  struct Shared: Equatable, Sendable {
+    @ReferenceEdge var numbers = [1, 2, 3]
+  }
+
+  func testAReferenceEdgeIsCopiedOnWrite() {
+    let state = Shared()
+    var other = state
+    XCTAssertTrue(other.$numbers.sharesStorage(with: state.$numbers))
+    XCTAssertEqual(other, state)
+    other.numbers.append(4)
+    XCTAssertFalse(other.$numbers.sharesStorage(with: state.$numbers))
+    XCTAssertEqual(state.numbers, [1, 2, 3])
+    XCTAssertEqual(other.numbers, [1, 2, 3, 4])
+    XCTAssertNotEqual(other, state)
+    var alone = Shared()
+    let before = alone.$numbers
+    alone.numbers[0] = 9
+    XCTAssertFalse(alone.$numbers.sharesStorage(with: before), "a copy kept elsewhere is never written")
+    XCTAssertEqual(before.wrappedValue, [1, 2, 3])
+  }
 }

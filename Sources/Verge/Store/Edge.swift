@@ -17,10 +17,13 @@ private let edgeStamps = Atomic<UInt64>(0)
 /// changes.ifChanged(\.$image) { edge in show(edge.wrappedValue) }
 /// ```
 ///
-/// Every write takes a stamp unique in the process, so two edges are equal
-/// exactly when one is a copy of the other with no write in between: an
-/// assignment of an equal value still counts as a change. Member lookup
-/// reads the wrapped value (`state.$image.size`).
+/// Every write takes a stamp unique in the process. Two edges are equal
+/// when they carry the same write (one is a copy of the other with no write
+/// in between), or, as in Verge, when their values are equal: a value that
+/// is `Equatable`, or a tuple of up to six `Equatable` values. A value that
+/// is neither is compared by stamps alone, so there an assignment of an
+/// equal value still counts as a change. Member lookup reads the wrapped
+/// value (`state.$image.size`).
 @propertyWrapper
 @dynamicMemberLookup
 public struct Edge<Value> {
@@ -64,12 +67,36 @@ public struct Edge<Value> {
 }
 
 extension Edge: Equatable {
-  /// Whether the two edges carry the same write.
+  /// Whether the two edges carry the same write, or equal values when the
+  /// value is `Equatable` (or a tuple of up to six `Equatable` values).
   ///
-  /// - Complexity: O(1); the values themselves are never compared.
+  /// - Complexity: O(1) when the stamps are equal; otherwise one `==` of
+  ///   the values when they can be compared.
   public static func == (lhs: Edge, rhs: Edge) -> Bool {
-    lhs.version == rhs.version
+    lhs.version == rhs.version || valuesAreEqual(lhs.value, rhs.value) == true
   }
+}
+
+/// Whether two values are equal, when they can be compared: `Equatable`
+/// values, and tuples of up to six of them (as the standard library's
+/// tuple `==` goes).
+///
+/// - Returns: `nil` when the values cannot be compared.
+func valuesAreEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
+  if let lhs = lhs as? any Equatable {
+    func compare<Value: Equatable>(_ lhs: Value) -> Bool { (rhs as? Value).map { lhs == $0 } ?? false }
+    return compare(lhs)
+  }
+  let left = Mirror(reflecting: lhs)
+  let right = Mirror(reflecting: rhs)
+  guard left.displayStyle == .tuple, right.displayStyle == .tuple,
+    left.children.count == right.children.count, (1...6).contains(left.children.count)
+  else { return nil }
+  for (a, b) in zip(left.children, right.children) {
+    guard a.value is any Equatable, let equal = valuesAreEqual(a.value, b.value) else { return nil }
+    if !equal { return false }
+  }
+  return true
 }
 
 extension Edge: Sendable where Value: Sendable {}
