@@ -366,4 +366,33 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertFalse(alone.$numbers.sharesStorage(with: before), "a copy kept elsewhere is never written")
     XCTAssertEqual(before.wrappedValue, [1, 2, 3])
   }
+
+  // MARK: - ifChanged: a tuple as one argument, comparators
+
+  func testATupleSelectionMayBeTakenSpreadOrAsOneArgument() {
+    let changes = Changes(previous: Demo(count: 1, name: "a"), current: Demo(count: 1, name: "b"))
+    let spread = changes.ifChanged({ ($0.name, $0.count) }) { name, count in "\(name)\(count)" }
+    let whole = changes.ifChanged({ ($0.name, $0.count) }) { pair in "\(pair.0)\(pair.1)" }
+    let typed = changes.ifChanged({ ($0.name, $0.count) }) { (pair: (String, Int)) in pair.1 }
+    let single = changes.ifChanged({ $0.count }) { count in count }
+    XCTAssertEqual(spread, "b1")
+    XCTAssertEqual(whole, "b1")
+    XCTAssertEqual(typed, 1)
+    XCTAssertNil(single)
+    let unchanged = changes.ifChanged({ ($0.count, $0.count) }) { pair in pair.0 }
+    XCTAssertNil(unchanged)
+  }
+
+  func testComparatorsCombineAsVergesDo() {
+    let caseInsensitive = AnyEqualityComparator<String> { $0.lowercased() == $1.lowercased() }
+    let same = EqualityComparator<String>().or(caseInsensitive)
+    XCTAssertTrue(same("A", "a"))
+    XCTAssertFalse(same("A", "b"))
+    let both = EqualityComparator<String>().and(caseInsensitive)
+    XCTAssertFalse(both("A", "a"))
+    XCTAssertTrue(both("a", "a"))
+    let changes = Changes(previous: Demo(name: "Verge"), current: Demo(name: "VERGE"))
+    XCTAssertNil(changes.ifChanged({ $0.name }, same) { $0 })
+    XCTAssertEqual(changes.ifChanged({ $0.name }, EqualityComparator()) { $0 }, "VERGE")
+  }
 }
