@@ -395,4 +395,16 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertNil(changes.ifChanged({ $0.name }, same) { $0 })
     XCTAssertEqual(changes.ifChanged({ $0.name }, EqualityComparator()) { $0 }, "VERGE")
   }
+
+  // MARK: - Derived.sinkValue
+
+  func testSinkValueIsSinkStateUnderVergesName() {
+    let store = Store<Demo, Never>(initialState: .init())
+    let seen = Recorder<Int>()
+    let subscription = store.derived(.select(\.count)).sinkValue { seen.append($0.current) }
+    store.commit { $0.count = 1 }
+    store.commit { $0.name = "unrelated" }
+    XCTAssertEqual(seen.values, [0, 1])
+    withExtendedLifetime(subscription) {}
+  }
 }
