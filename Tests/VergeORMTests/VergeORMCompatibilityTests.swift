@@ -82,4 +82,17 @@ final class VergeORMCompatibilityTests: XCTestCase {
     XCTAssertEqual(authorID.description, "<VergeORMTests.Author>(author.id)")
     XCTAssertEqual("\(authorID)", "Author(author.id)", "messages keep the short form")
   }
+
+  /// The VergeORM snippet of the "Coming from Verge" article.
+  func testTheComingFromVergeSnippet() {
+    var library = Library()
+    let author = library.performBatchUpdates { context in
+      context.entities.table(Author.self).insert(Author(rawID: "a1", name: "Le Guin"))
+    }
+    let context = library.beginBatchUpdates()
+    context.entities.author.updateIfExists(id: author.entityID) { $0.name = "Ursula K. Le Guin" }
+    library.commitBatchUpdates(context: context)
+
+    XCTAssertEqual(library.entities.author.find(by: .init("a1"))?.name, "Ursula K. Le Guin")
+  }
 }

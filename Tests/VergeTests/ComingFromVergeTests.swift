@@ -65,4 +65,46 @@ final class ComingFromVergeTests: XCTestCase {
     controller.select()
     XCTAssertEqual(controller.label.text, "true")
   }
+
+  struct Cart: StateType {
+    var prices: [Int] = []
+    var total = 0
+
+    // Runs inside every commit (and at init): keeps `total` consistent.
+    static func reduce(modifying: inout InoutRef<Cart>, current: Changes<Cart>) {
+      guard current.hasModified(\.prices) else { return }
+      modifying.total = current.prices.reduce(0, +)
+    }
+  }
+
+  struct Summary: Equatable { var total = 0 }
+
+  func testVergesWiderAPIKeepsItsShape() {
+    var totals: [Int] = []
+    var counts: [Int] = []
+
+    let cart = Store<Cart, Never>(initialState: .init())
+    let summary = Store<Summary, Never>(initialState: .init())
+    let mirror = cart.derived(.select(\.total)).assign(to: summary.assignee(\.total))
+
+    let firstPrice = cart.bindingDerived(
+      get: .map { $0.prices.first ?? 0 },
+      set: { state, price in state.prices = [price] + state.prices.dropFirst() })
+    firstPrice.wrappedValue = 4
+
+    let log = cart.accumulate { state in
+      state.ifChanged(\.total).do { total in totals.append(total) }
+      state.ifChanged(\.prices.count).dropFirst().do { count in counts.append(count) }
+    }
+    cart.commit { $0.markAsModified() }   // notifies without writing
+
+    XCTAssertEqual(cart.state.total, 4)
+    XCTAssertEqual(summary.state.total, 4)
+    XCTAssertEqual(firstPrice.value, 4)
+    cart.commit { $0.prices.append(6) }
+    XCTAssertEqual(summary.state.total, 10)
+    XCTAssertEqual(totals, [4, 10])
+    XCTAssertEqual(counts, [2])
+    withExtendedLifetime((mirror, log)) {}
+  }
 }
