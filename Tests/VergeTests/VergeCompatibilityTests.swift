@@ -407,4 +407,11 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertEqual(seen.values, [0, 1])
     withExtendedLifetime(subscription) {}
   }
+
+  func testTheDoFormWithAClosureSelection() {
+    let changes = Changes(previous: Demo(count: 1, name: "a"), current: Demo(count: 1, name: "b"))
+    XCTAssertNil(changes.ifChanged({ $0.count }).do { $0 })
+    XCTAssertEqual(changes.ifChanged({ ($0.name, $0.count) }).do { pair in pair.0 }, "b")
+    XCTAssertNil(changes.ifChanged({ ($0.count, $0.count, $0.count) }).do { $0.0 })
+  }
 }

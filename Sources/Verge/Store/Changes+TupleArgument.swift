@@ -86,4 +86,74 @@ extension Changes {
     }
     return try body(new)
   }
+
+  /// The value that `select` picks, to act on only if it changed: Verge's
+  /// `ifChanged({ $0.count }).do { }` form.
+  ///
+  /// - Parameter select: Picks the value from a state.
+  /// - Returns: The value when it changed (or on a first delivery), for `do`.
+  @inlinable
+  public func ifChanged<Value: Equatable>(_ select: (State) throws -> Value) rethrows -> IfChangedBox<Value> {
+    IfChangedBox(try takeIfChanged(select))
+  }
+
+  /// The 2 values that `select` picks, as one tuple, to act on only if
+  /// any changed: Verge's `ifChanged({ ($0.a, $0.b) }).do { }` form.
+  ///
+  /// - Parameter select: Picks a tuple of 2 values from a state.
+  /// - Returns: The tuple when any element changed (or on a first
+  ///   delivery), for `do`.
+  public func ifChanged<T0: Equatable, T1: Equatable>(_ select: (State) throws -> (T0, T1)) rethrows -> IfChangedBox<(T0, T1)> {
+    let new = try select(current)
+    if let previous {
+      let old = try select(previous)
+      guard old.0 != new.0 || old.1 != new.1 else { return IfChangedBox(nil) }
+    }
+    return IfChangedBox(new)
+  }
+
+  /// The 3 values that `select` picks, as one tuple, to act on only if
+  /// any changed: Verge's `ifChanged({ ($0.a, $0.b) }).do { }` form.
+  ///
+  /// - Parameter select: Picks a tuple of 3 values from a state.
+  /// - Returns: The tuple when any element changed (or on a first
+  ///   delivery), for `do`.
+  public func ifChanged<T0: Equatable, T1: Equatable, T2: Equatable>(_ select: (State) throws -> (T0, T1, T2)) rethrows -> IfChangedBox<(T0, T1, T2)> {
+    let new = try select(current)
+    if let previous {
+      let old = try select(previous)
+      guard old.0 != new.0 || old.1 != new.1 || old.2 != new.2 else { return IfChangedBox(nil) }
+    }
+    return IfChangedBox(new)
+  }
+
+  /// The 4 values that `select` picks, as one tuple, to act on only if
+  /// any changed: Verge's `ifChanged({ ($0.a, $0.b) }).do { }` form.
+  ///
+  /// - Parameter select: Picks a tuple of 4 values from a state.
+  /// - Returns: The tuple when any element changed (or on a first
+  ///   delivery), for `do`.
+  public func ifChanged<T0: Equatable, T1: Equatable, T2: Equatable, T3: Equatable>(_ select: (State) throws -> (T0, T1, T2, T3)) rethrows -> IfChangedBox<(T0, T1, T2, T3)> {
+    let new = try select(current)
+    if let previous {
+      let old = try select(previous)
+      guard old.0 != new.0 || old.1 != new.1 || old.2 != new.2 || old.3 != new.3 else { return IfChangedBox(nil) }
+    }
+    return IfChangedBox(new)
+  }
+
+  /// The 5 values that `select` picks, as one tuple, to act on only if
+  /// any changed: Verge's `ifChanged({ ($0.a, $0.b) }).do { }` form.
+  ///
+  /// - Parameter select: Picks a tuple of 5 values from a state.
+  /// - Returns: The tuple when any element changed (or on a first
+  ///   delivery), for `do`.
+  public func ifChanged<T0: Equatable, T1: Equatable, T2: Equatable, T3: Equatable, T4: Equatable>(_ select: (State) throws -> (T0, T1, T2, T3, T4)) rethrows -> IfChangedBox<(T0, T1, T2, T3, T4)> {
+    let new = try select(current)
+    if let previous {
+      let old = try select(previous)
+      guard old.0 != new.0 || old.1 != new.1 || old.2 != new.2 || old.3 != new.3 || old.4 != new.4 else { return IfChangedBox(nil) }
+    }
+    return IfChangedBox(new)
+  }
 }
