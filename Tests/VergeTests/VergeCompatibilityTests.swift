@@ -274,7 +274,10 @@ final class VergeCompatibilityTests: XCTestCase {
     gate.open()
     try await task.value
     XCTAssertEqual(store.state.count, 1)
-    let dropped = store.taskDetached(key: TaskKey("load")) { await suspendUntilCancelled() }
+    let dropped = store.taskDetached(key: TaskKey("load")) {
+      await suspendUntilCancelled()
+      try Task.checkCancellation()
+    }
     store.taskManager.cancel(key: TaskKey("load"))
     let result = await dropped.result
     XCTAssertThrowsError(try result.get())
