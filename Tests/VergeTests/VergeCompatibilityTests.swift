@@ -417,4 +417,26 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertEqual(changes.ifChanged({ ($0.name, $0.count) }).do { pair in pair.0 }, "b")
     XCTAssertNil(changes.ifChanged({ ($0.count, $0.count, $0.count) }).do { $0.0 })
   }
+
+  struct Counted: Equatable, Sendable {
+    var count = 0
+    var middlewareRuns = 0
+  }
+
+  func testMiddlewaresAddedWhileOtherThreadsCommit() {
+    let store = Store<Counted, Never>(initialState: .init())
+    concurrently(threads: 4) { thread in
+      if thread == 0 {
+        for _ in 0..<50 {
+          store.add(middleware: CommitMiddleware(name: "count") { _, after, _ in after.middlewareRuns += 1 })
+        }
+      } else {
+        for _ in 0..<200 { store.commit { $0.count += 1 } }
+      }
+    }
+    XCTAssertEqual(store.state.count, 600)
+    let before = store.state.middlewareRuns
+    store.commit { $0.count += 1 }
+    XCTAssertEqual(store.state.middlewareRuns - before, 50, "every added middleware runs on the next commit")
+  }
 }
