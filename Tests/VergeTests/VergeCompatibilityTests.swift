@@ -439,4 +439,16 @@ final class VergeCompatibilityTests: XCTestCase {
     store.commit { $0.count += 1 }
     XCTAssertEqual(store.state.middlewareRuns - before, 50, "every added middleware runs on the next commit")
   }
+
+  func testADerivedValueOnAQueueIsCurrentOnceItsDeliveriesAreConsumed() async {
+    let queue = DispatchQueue(label: "derived")
+    let blocker = DispatchSemaphore(value: 0)
+    queue.async { blocker.wait() }
+    let store = Store<Demo, Never>(initialState: .init())
+    let count = store.derived(.select(\.count), queue: .dispatch(queue))
+    store.commit { $0.count = 3 }
+    DispatchQueue.global().async { blocker.signal() }
+    await count.waitUntilAllEventConsumed()
+    XCTAssertEqual(count.value, 3)
+  }
 }

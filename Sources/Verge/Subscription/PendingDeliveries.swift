@@ -79,3 +79,11 @@ extension ReadableStore {
     await PendingDeliveries.waitForScheduled()
   }
 }
+
+extension Derived {
+  /// Suspends until every delivery scheduled so far on a dispatch queue or
+  /// the main actor has run; see `ReadableStore.waitUntilAllEventConsumed()`.
+  public func waitUntilAllEventConsumed() async {
+    await PendingDeliveries.waitForScheduled()
+  }
+}
