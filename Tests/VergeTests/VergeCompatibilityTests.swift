@@ -96,6 +96,10 @@ final class VergeCompatibilityTests: XCTestCase {
     subscription.cancel()
     store.commit { $0.markAsModified() }
     XCTAssertEqual(deliveries.count, 1)
+    let kept = store.sinkState(dropsFirst: true) { deliveries.append($0.current) }.storeWhileSourceActive()
+    XCTAssertFalse(kept.isCancelled, "storeWhileSourceActive() hands back the token it keeps")
+    store.commit { $0.markAsModified() }
+    XCTAssertEqual(deliveries.count, 2)
   }
 
   // MARK: - add(middleware:)
