@@ -82,21 +82,33 @@ extension Edge: Equatable {
 /// tuple `==` goes).
 ///
 /// - Returns: `nil` when the values cannot be compared.
-func valuesAreEqual(_ lhs: Any, _ rhs: Any) -> Bool? {
+func valuesAreEqual<Value>(_ lhs: Value, _ rhs: Value) -> Bool? {
   if let lhs = lhs as? any Equatable {
-    func compare<Value: Equatable>(_ lhs: Value) -> Bool { (rhs as? Value).map { lhs == $0 } ?? false }
+    func compare<Compared: Equatable>(_ lhs: Compared) -> Bool { (rhs as? Compared).map { lhs == $0 } ?? false }
     return compare(lhs)
   }
-  let left = Mirror(reflecting: lhs)
-  let right = Mirror(reflecting: rhs)
-  guard left.displayStyle == .tuple, right.displayStyle == .tuple,
-    left.children.count == right.children.count, (1...6).contains(left.children.count)
-  else { return nil }
-  for (a, b) in zip(left.children, right.children) {
-    guard a.value is any Equatable, let equal = valuesAreEqual(a.value, b.value) else { return nil }
-    if !equal { return false }
+  guard isComparableTuple(Value.self, sample: lhs) else { return nil }
+  for (a, b) in zip(Mirror(reflecting: lhs).children, Mirror(reflecting: rhs).children) {
+    guard let a = a.value as? any Equatable else { return nil }
+    func compare<Compared: Equatable>(_ lhs: Compared) -> Bool { (b.value as? Compared).map { lhs == $0 } ?? false }
+    if !compare(a) { return false }
   }
   return true
+}
+
+/// Which value types are tuples of one to six `Equatable` values, decided
+/// once per type: reflecting on a value allocates, so a type that is not
+/// such a tuple is looked up here instead, and `Edge`'s `==` stays cheap.
+private let comparableTuples = LockedBox<[ObjectIdentifier: Bool]>([:])
+
+private func isComparableTuple(_ type: Any.Type, sample: Any) -> Bool {
+  let key = ObjectIdentifier(type)
+  if let known = comparableTuples.withLock({ $0[key] }) { return known }
+  let mirror = Mirror(reflecting: sample)
+  let comparable = mirror.displayStyle == .tuple && (1...6).contains(mirror.children.count)
+    && mirror.children.allSatisfy { $0.value is any Equatable }
+  comparableTuples.withLock { $0[key] = comparable }
+  return comparable
 }
 
 extension Edge: Sendable where Value: Sendable {}
