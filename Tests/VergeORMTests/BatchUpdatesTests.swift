@@ -21,7 +21,7 @@ final class BatchUpdatesTests: XCTestCase {
 
   func testBatchReportsNetChanges() throws {
     var database = try seeded()
-    let result = try database.performBatchUpdates { (context) throws(DatabaseError) -> Int in
+    let result = try database.performBatchUpdatesReportingChanges { (context) throws(DatabaseError) -> Int in
       context.entities.book.insert(Book(rawID: "b4", authorID: .init("a2")))
       try context.entities.book.update(.init("b1")) { $0.name = "Earthsea" }
       context.entities.book.delete(.init("b2"))
@@ -81,7 +81,7 @@ final class BatchUpdatesTests: XCTestCase {
 
   func testMiddlewareDeletesBooksOfDeletedAuthor() throws {
     var database = try seeded()
-    let result = database.performBatchUpdates { context in
+    let result = database.performBatchUpdatesReportingChanges { context in
       context.entities.author.delete(.init("a1"))
     }
     XCTAssertEqual(result.changes.author.deleted, [.init("a1")])

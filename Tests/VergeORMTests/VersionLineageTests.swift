@@ -75,7 +75,7 @@ final class VersionLineageTests: XCTestCase {
     var database = Library()
     database.performBatchUpdates { $0.entities.author.insert(authors([("a1", "Le Guin"), ("a2", "Herbert")])) }
     let before = database
-    let result = try database.performBatchUpdates { (context) throws(DatabaseError) in
+    let result = try database.performBatchUpdatesReportingChanges { (context) throws(DatabaseError) in
       context.entities.author.insert(Author(rawID: "a1", name: "Le Guin"))
       try context.entities.author.update(.init("a2")) { $0.name = "Herbert" }
     }
@@ -92,7 +92,7 @@ final class VersionLineageTests: XCTestCase {
     var database = Library()
     database.performBatchUpdates { $0.entities.author.insert(authors([("a1", "Le Guin"), ("a2", "Herbert")])) }
     let before = database
-    let result = try database.performBatchUpdates { (context) throws(DatabaseError) in
+    let result = try database.performBatchUpdatesReportingChanges { (context) throws(DatabaseError) in
       try context.entities.author.update(.init("a1")) { $0.name = "changed" }
       try context.entities.author.update(.init("a1")) { $0.name = "Le Guin" }
       context.entities.author.insert(Author(rawID: "tmp"))

@@ -82,7 +82,6 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     /// Set once the source this core follows has gone away (`end()`): no
     /// subscriber is kept after that.
     @usableFromInline var ended = false
-
     @usableFromInline
     init(value: Value) {
       self.value = value
@@ -113,9 +112,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// made with the first derived value.
   @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
-  @usableFromInline let middlewares: [CommitMiddleware<Value>]
-  /// `!middlewares.isEmpty`, read by every commit with one load.
-  @usableFromInline let hasMiddlewares: Bool
+  /// Hooks run inside every commit that writes. Safe unsynchronized: read
+  /// and written only under the storage lock (`add(middleware:)` appends).
+  @usableFromInline nonisolated(unsafe) var middlewares: [CommitMiddleware<Value>]
+  /// `!middlewares.isEmpty`, read by every commit with one load. Safe
+  /// unsynchronized: read and written only under the storage lock. (A
+  /// plain field: an atomic here costs the commit two instructions more.)
+  @usableFromInline nonisolated(unsafe) var hasMiddlewares: Bool
   /// `ThreadIdentity.depthKey`, read once: a commit reads it without
   /// checking that the lazy global was made.
   @usableFromInline let depthKey = ThreadIdentity.depthKey
@@ -127,9 +130,19 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     middlewares: [CommitMiddleware<Value>] = []
   ) {
     storage = LockedBox(Storage(value: value))
-    self.isEqual = isEqual
     self.middlewares = middlewares
+    self.isEqual = isEqual
     hasMiddlewares = !middlewares.isEmpty
+  }
+
+  /// Appends a commit middleware; it sees every commit from the next one on.
+  ///
+  /// - Parameter middleware: The hook to add after the existing ones.
+  func add(middleware: CommitMiddleware<Value>) {
+    withStorage("add(middleware:)") { storage in
+      middlewares.append(middleware)
+      hasMiddlewares = true
+    }
   }
 
   deinit {
@@ -763,9 +776,17 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     case .committingThread:
       if !isCancelled { receive(payload) }
     case .main:
-      DispatchQueue.main.async { if !self.isCancelled { receive(payload) } }
+      let ticket = PendingDeliveries.begin()
+      DispatchQueue.main.async {
+        if !self.isCancelled { receive(payload) }
+        PendingDeliveries.finish(ticket)
+      }
     case .dispatch(let queue):
-      queue.async { if !self.isCancelled { receive(payload) } }
+      let ticket = PendingDeliveries.begin()
+      queue.async {
+        if !self.isCancelled { receive(payload) }
+        PendingDeliveries.finish(ticket)
+      }
     }
   }
 }

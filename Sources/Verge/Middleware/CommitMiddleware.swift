@@ -38,6 +38,29 @@ public struct CommitMiddleware<State>: Sendable {
 }
 
 extension CommitMiddleware {
+  /// A middleware that adjusts each commit's new state, given the change
+  /// the commit made; Verge's `StoreMiddleware.modify`.
+  ///
+  /// ```swift
+  /// store.add(middleware: .modify { modifying, _, current in
+  ///   current.ifChanged(\.name).do { _ in modifying.edits += 1 }
+  /// })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: A name for diagnostics.
+  ///   - body: Receives the new state (mutable), the commit's trace, and the
+  ///     change from the state before the commit to the new state.
+  /// - Returns: The middleware.
+  public static func modify(
+    name: String = "modify",
+    _ body: @escaping @Sendable (_ modifying: inout State, _ trace: CommitTrace, _ current: Changes<State>) -> Void
+  ) -> CommitMiddleware {
+    CommitMiddleware(name: name) { before, after, trace in
+      body(&after, trace, Changes(previous: before, current: after))
+    }
+  }
+
   /// A middleware that describes each commit in one line and hands it to
   /// `sink`: the commit's name and location and the top-level properties
   /// whose description changed.

@@ -51,6 +51,71 @@ public struct Changes<State> {
     return previous[keyPath: keyPath] != current[keyPath: keyPath]
   }
 
+  /// Whether the value at `keyPath` differs from the state before the
+  /// change; Verge's name, kept for the reduce hook of ``StateType``
+  /// (`current.hasModified(\.items)`). The same test as `hasChanged(_:)`.
+  ///
+  /// Verge answered from the key paths a commit wrote; this compares the
+  /// values, so writing an equal value does not count, which is what a hook
+  /// that recomputes derived fields wants.
+  ///
+  /// - Parameter keyPath: The part of the state to compare.
+  /// - Returns: `true` when it differs, and when there is no previous state.
+  /// - Complexity: One read at `keyPath` of each state and one `==`.
+  @inlinable
+  public func hasModified<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Bool {
+    hasChanged(keyPath)
+  }
+
+  /// The value that `select` picks from the new state, when it differs from
+  /// the previous state's; Verge's `takeIfChanged`.
+  ///
+  /// ```swift
+  /// if let count = changes.takeIfChanged({ $0.count }) { render(count) }
+  /// ```
+  ///
+  /// - Parameter select: Picks the value from a state.
+  /// - Returns: The new value, or `nil` when it did not change; always the
+  ///   value on a first delivery.
+  /// - Complexity: Two calls of `select` and one `==`.
+  @inlinable
+  public func takeIfChanged<Value: Equatable>(_ select: (State) throws -> Value) rethrows -> Value? {
+    let new = try select(current)
+    if let previous, try select(previous) == new { return nil }
+    return new
+  }
+
+  /// The value that `select` picks from the new state, when `areEqual`
+  /// says it differs from the previous state's.
+  ///
+  /// - Parameters:
+  ///   - select: Picks the value from a state.
+  ///   - areEqual: Decides whether two picked values are the same.
+  /// - Returns: The new value, or `nil` when it did not change; always the
+  ///   value on a first delivery.
+  public func takeIfChanged<Value>(
+    _ select: (State) throws -> Value,
+    _ areEqual: (Value, Value) throws -> Bool
+  ) rethrows -> Value? {
+    let new = try select(current)
+    if let previous, try areEqual(select(previous), new) { return nil }
+    return new
+  }
+
+  /// The value at `keyPath`, to act on only if it changed: Verge's
+  /// `ifChanged(\.count).do { }` form.
+  ///
+  /// ```swift
+  /// changes.ifChanged(\.count).do { count in render(count) }
+  /// ```
+  ///
+  /// - Parameter keyPath: The part of the state to compare.
+  /// - Returns: The value when it changed (or on a first delivery), for `do`.
+  @inlinable
+  public func ifChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> IfChangedBox<Value> {
+    IfChangedBox(takeIfChanged { $0[keyPath: keyPath] })
+  }
+
   /// Whether the value that `select` picks differs from the previous state's.
   ///
   /// - Parameters:

@@ -67,6 +67,17 @@ public struct InoutRef<Wrapped> {
     return try body(&pointer.pointee)
   }
 
+  /// Counts the commit as a write without changing anything: its
+  /// subscribers are notified (with equal previous and current states).
+  ///
+  /// ```swift
+  /// store.commit { $0.markAsModified() }
+  /// ```
+  @inlinable
+  public func markAsModified() {
+    written.pointee = true
+  }
+
   /// Replaces the whole value; counts as a write.
   ///
   /// - Parameter newValue: The value to store.

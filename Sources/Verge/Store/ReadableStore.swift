@@ -167,6 +167,28 @@ extension ReadableStore {
   }
 }
 
+extension ReadableStore {
+  /// Starts async work owned by this store as a detached task, which
+  /// inherits neither the caller's priority nor its task-local values;
+  /// Verge's `taskDetached`. See `TaskManager.taskDetached(key:mode:priority:_:)`.
+  ///
+  /// - Parameters:
+  ///   - key: The line the task belongs to; unique by default.
+  ///   - mode: What to do with the tasks already under `key`.
+  ///   - priority: The task's priority.
+  ///   - operation: The work; cancelled when the store goes away.
+  /// - Returns: The task, to await or cancel.
+  @discardableResult
+  public func taskDetached(
+    key: TaskKey = TaskKey(),
+    mode: TaskMode = .dropCurrent,
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
+    taskManager.taskDetached(key: key, mode: mode, priority: priority, operation)
+  }
+}
+
 extension Store: ReadableStore {
   /// The whole of this store.
   @inlinable

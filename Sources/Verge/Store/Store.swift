@@ -38,8 +38,18 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Parameters:
   ///   - initialState: The state the store starts with.
   ///   - middlewares: Hooks that see (and may adjust) every commit, in order.
+  ///
+  /// When `State` adopts ``StateType``, its `reduce(modifying:current:)`
+  /// runs on `initialState` first, and then inside every commit, before
+  /// `middlewares`.
   @inlinable
   public init(initialState: State, middlewares: [CommitMiddleware<State>] = []) {
+    var initialState = initialState
+    var middlewares = middlewares
+    if let reduce = stateTypeReduceMiddleware(for: State.self) {
+      reduceInitialState(&initialState)
+      middlewares.insert(reduce, at: 0)
+    }
     let core = StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
     self.core = core
     observation = StateObservation { [weak core] receive in
@@ -178,6 +188,23 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     var count: UInt64 = 0
     let result = core.commit(trace: trace(), countAfter: &count, body)
     return (result, count)
+  }
+
+  /// Adds a commit middleware after the ones the store was made with; it
+  /// sees every commit from the next one on.
+  ///
+  /// ```swift
+  /// store.add(middleware: .modify { modifying, _, current in
+  ///   current.ifChanged(\.count).do { _ in modifying.lastEdit = .now }
+  /// })
+  /// ```
+  ///
+  /// - Parameter middleware: The hook to run after the existing ones.
+  /// - Complexity: While any middleware is installed, the store keeps the
+  ///   previous state for each commit, so a commit copies the collections
+  ///   it touches.
+  public func add(middleware: CommitMiddleware<State>) {
+    core.add(middleware: middleware)
   }
 
   /// Sends a one-off event to the activity subscribers.

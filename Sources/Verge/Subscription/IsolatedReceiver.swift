@@ -85,10 +85,17 @@ final class IsolatedReceiver<Payload: Sendable> {
       return !mailbox.isScheduled
     }
     guard schedule else { return }
+    let ticket = PendingDeliveries.begin()
     if isMainActor {
-      DispatchQueue.main.async { MainActor.assumeIsolated { self.drain() } }
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated { self.drain() }
+        PendingDeliveries.finish(ticket)
+      }
     } else {
-      Task { await self.drain(on: self.actor) }
+      Task {
+        await self.drain(on: self.actor)
+        PendingDeliveries.finish(ticket)
+      }
     }
   }
 

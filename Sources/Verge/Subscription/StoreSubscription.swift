@@ -60,11 +60,15 @@ public final class StoreSubscription: Sendable, Hashable {
   /// which keeps it until the source itself goes away.
   ///
   /// If the source is already gone, the subscription is cancelled.
-  public func storeWhileSourceActive() {
+  ///
+  /// - Returns: This token, as Verge returns it; there is no need to keep it.
+  @discardableResult
+  public func storeWhileSourceActive() -> StoreSubscription {
     let retain = actions.withLock { $0.retainInSource }
     if retain?(self) != true {
       cancel()
     }
+    return self
   }
 
   /// Keeps the token in `set`; it is cancelled when removed from the set and

@@ -92,6 +92,36 @@ public final class TaskManager: Sendable {
     priority: TaskPriority? = nil,
     _ operation: @escaping @Sendable () async throws -> Void
   ) -> Task<Void, any Error> {
+    start(key: key, mode: mode, priority: priority, detached: false, operation)
+  }
+
+  /// Starts `operation` under `key` as `task(key:mode:priority:_:)` does,
+  /// as a detached task: it inherits neither the caller's priority nor its
+  /// task-local values (Verge's `taskDetached`).
+  ///
+  /// - Parameters:
+  ///   - key: The line the task belongs to; unique by default.
+  ///   - mode: What to do with the tasks already under `key`.
+  ///   - priority: The task's priority.
+  ///   - operation: The work; cancelled as a task's is.
+  /// - Returns: The task, to await or cancel.
+  @discardableResult
+  public func taskDetached(
+    key: TaskKey = TaskKey(),
+    mode: TaskMode = .dropCurrent,
+    priority: TaskPriority? = nil,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
+    start(key: key, mode: mode, priority: priority, detached: true, operation)
+  }
+
+  private func start(
+    key: TaskKey,
+    mode: TaskMode,
+    priority: TaskPriority?,
+    detached: Bool,
+    _ operation: @escaping @Sendable () async throws -> Void
+  ) -> Task<Void, any Error> {
     let (task, dropped) = lines.withLock { lines -> (Task<Void, any Error>, [Running]) in
       let id = lines.nextID
       lines.nextID += 1
@@ -104,7 +134,7 @@ public final class TaskManager: Sendable {
       case .waitInCurrent:
         predecessor = lines.byKey[key]?.last?.task
       }
-      let task = Task<Void, any Error>(priority: priority) { [weak self] in
+      let body: @Sendable () async throws -> Void = { [weak self, predecessor] in
         defer { self?.finished(key: key, id: id) }
         if let predecessor {
           _ = await predecessor.result
@@ -112,6 +142,9 @@ public final class TaskManager: Sendable {
         try Task.checkCancellation()
         try await operation()
       }
+      let task = detached
+        ? Task.detached(priority: priority, operation: body)
+        : Task(priority: priority, operation: body)
       lines.byKey[key, default: []].append(Running(id: id, task: task))
       return (task, dropped)
     }

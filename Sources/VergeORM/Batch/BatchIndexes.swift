@@ -53,6 +53,26 @@ public struct OrderedIDIndexEditor<Database: DatabaseType, Entity: EntityType> {
     try insert(id, at: nil)
   }
 
+  /// Appends `ids` in order, all or none.
+  ///
+  /// - Parameter ids: Existing entities, none yet in the index, no ID twice.
+  /// - Throws: `DatabaseError.entityNotFound` or `.duplicateIndexEntry`; the
+  ///   index is then unchanged.
+  /// - Complexity: O(k) for k IDs (plus O(n) when the index is shared with
+  ///   an earlier state).
+  public func append<IDs: Sequence<Entity.EntityID>>(contentsOf ids: IDs) throws(DatabaseError) {
+    let ids = Array(ids)
+    for id in ids { try context.requireEntity(id) }
+    try context.writeIndex(name, as: OrderedIDIndex<Entity>.self) { (index) throws(DatabaseError) in
+      var seen = Set<Entity.EntityID>()
+      for id in ids where index.members.contains(id) || !seen.insert(id).inserted {
+        throw .duplicateIndexEntry(index: name, entity: "\(id)")
+      }
+      index.ids.append(contentsOf: ids)
+      index.members.formUnion(ids)
+    }
+  }
+
   /// Inserts `id` at `position`.
   ///
   /// - Parameters:

@@ -15,6 +15,16 @@ public struct BatchEntities<Database: DatabaseType> {
   ) -> TableContext<Database, Entity> {
     TableContext(context: context)
   }
+
+  /// The table of `type`, writable, named by its entity type as Verge's
+  /// `table(_:)` does: `context.entities.table(Book.self)`.
+  ///
+  /// - Parameter type: An entity type the schema declares a table for.
+  /// - Returns: The table.
+  @inlinable
+  public func table<Entity: EntityType>(_ type: Entity.Type) -> TableContext<Database, Entity> {
+    TableContext(context: context)
+  }
 }
 
 /// One table inside a batch: writes, and reads that see the batch's writes.
@@ -92,6 +102,26 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
       touches.note(id, before: old, after: entity)
     }
     return entity
+  }
+
+  /// Updates the entity with `id` in place when there is one: Verge's
+  /// `updateIfExists`, which does not throw.
+  ///
+  /// ```swift
+  /// context.entities.author.updateIfExists(id: .init("a1")) { $0.name = "Le Guin" }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The entity's ID.
+  ///   - body: Changes the entity; it must keep the ID.
+  /// - Returns: The updated entity, or `nil` when there is no such entity or
+  ///   `body` changed the ID (the table is then unchanged; `update(_:_:)`
+  ///   says which, with a typed error).
+  /// - Complexity: O(log₁₆ n).
+  @inlinable
+  @discardableResult
+  public func updateIfExists(id: Entity.EntityID, _ body: (inout Entity) -> Void) -> Entity? {
+    try? update(id, body)
   }
 
   /// Deletes the entity with `id` and removes it from every index; deleting

@@ -87,6 +87,17 @@ public struct DatabaseEntities<Database: DatabaseType>: Sendable {
   ) -> EntityTable<Entity> {
     EntityTable(box: storage.box(Entity.self))
   }
+
+  /// The table of `type`, named by its entity type as Verge's `table(_:)`
+  /// does: `database.entities.table(Book.self)`.
+  ///
+  /// - Parameter type: An entity type the schema declares a table for.
+  /// - Returns: The table.
+  /// - Complexity: O(1).
+  @inlinable
+  public func table<Entity: EntityType>(_ type: Entity.Type) -> EntityTable<Entity> {
+    EntityTable(box: storage.box(Entity.self))
+  }
 }
 
 /// The indexes of a database, read-only; `database.indexes.allBooks`.

@@ -38,8 +38,23 @@ public struct EntityIdentifier<Entity: EntityType>: Hashable, Sendable, Codable,
     try container.encode(raw)
   }
 
-  /// The entity type and the raw value, for logs.
+  /// The entity type, qualified by its module, and the raw value, as Verge
+  /// prints an identifier: `<MyApp.Book>(42)`.
+  ///
+  /// Interpolation and `print` write the shorter `Book(42)` (see
+  /// `write(to:)`), which is how error messages and test diffs name an
+  /// entity.
   public var description: String {
-    "\(Entity.self)(\(raw))"
+    "<\(String(reflecting: Entity.self))>(\(raw))"
+  }
+}
+
+extension EntityIdentifier: TextOutputStreamable {
+  /// Writes the entity type and the raw value, `Book(42)`: what
+  /// `"\(id)"`, `String(describing:)` and `print` show.
+  ///
+  /// - Parameter target: The stream to write to.
+  public func write<Target: TextOutputStream>(to target: inout Target) {
+    target.write("\(Entity.self)(\(raw))")
   }
 }
