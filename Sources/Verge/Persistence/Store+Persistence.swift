@@ -10,8 +10,14 @@ extension Store {
     writeInterval: Duration,
     migrate: (@Sendable (PersistedPayload) throws -> Part)?
   ) throws(PersistenceError) -> FilePersistence {
-    guard url.isFileURL, !url.hasDirectoryPath, !url.path.isEmpty else {
-      throw .invalidConfiguration(reason: "\(url) is not the URL of a file")
+    guard url.isFileURL, !url.path.isEmpty else {
+      throw .invalidConfiguration(reason: "\(url.absoluteString) is not the URL of a file")
+    }
+    if url.hasDirectoryPath {
+      // `URL(fileURLWithPath:)` ends the URL of a directory it finds with a
+      // slash: say what is there.
+      try StateFile.requireRegularFile(at: url.path)
+      throw .invalidConfiguration(reason: "\(url.path)/ ends with a slash: it names a directory, not a file")
     }
     guard version >= 0 else {
       throw .invalidConfiguration(reason: "the version must be 0 or more, not \(version)")
@@ -22,6 +28,9 @@ extension Store {
     let (directory, _) = StateFile.split(url.path)
     try PersistenceDirectory.create(directory)
     let path = try FileClaim.canonicalPath(url.path)
+    // Before the claim, so that nothing (not even a lock file) is made
+    // beside a device, a FIFO or a link.
+    try StateFile.requireRegularFile(at: path)
     let claim = try FileClaim.acquire(path)
     StateFile.removeStaleTemporaries(of: path)
 
