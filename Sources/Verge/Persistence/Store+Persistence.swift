@@ -85,7 +85,8 @@ extension ReadableStore {
   /// subscribers see). A file of an older version goes through `migrate`.
   /// A damaged file, one of a newer version, one that does not decode, or
   /// one whose migration throws is refused: it is renamed aside (never
-  /// overwritten or deleted), the store keeps its state, and
+  /// overwritten or deleted; only a regular file ever is), the store keeps
+  /// its state, and
   /// ``FilePersistence/restoreOutcome`` says what happened and where the
   /// file went.
   ///
@@ -96,7 +97,9 @@ extension ReadableStore {
   ///
   /// - Parameters:
   ///   - part: The part of the state to persist; `\.self` for all of it.
-  ///   - url: The state file; its directory is created if missing.
+  ///   - url: The state file: a regular file, or nothing yet (not a
+  ///     symbolic link; its directory may be reached through one). Its
+  ///     directory is created if missing.
   ///   - version: The schema version written into the file (0 or more). Raise
   ///     it when the persisted type changes in a way old files do not decode
   ///     as, and give `migrate`.
@@ -107,9 +110,11 @@ extension ReadableStore {
   /// - Returns: The persistence, which lives as long as the store; keep it
   ///   to flush, or to ask what happened when restoring.
   /// - Throws: `PersistenceError.invalidConfiguration` (also on a scope),
-  ///   `.fileInUse` when another store persists to the file, `.io` when the
-  ///   file or its directory cannot be read or created. The state is then
-  ///   untouched.
+  ///   `.fileInUse` when another store persists to the file,
+  ///   `.notARegularFile` when a directory, device, FIFO, socket or symbolic
+  ///   link is at the file's path (or at `<file>.lock`), `.io` when the file
+  ///   or its directory cannot be read or created. The state and whatever is
+  ///   at the path are then untouched.
   /// - Complexity: Reads, checks and decodes the file on the calling thread:
   ///   in proportion to the file's size.
   @discardableResult
