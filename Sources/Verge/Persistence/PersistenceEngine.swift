@@ -138,7 +138,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
       do throws(PersistenceError) {
         let payload: Data
         do {
-          payload = try JSONEncoder().encode(value)
+          payload = try StateFile.encode(value)
         } catch {
           throw .encodingFailed(reason: "\(error)")
         }

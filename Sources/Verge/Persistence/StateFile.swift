@@ -32,6 +32,16 @@ enum StateFile {
 
   // MARK: - Format
 
+  /// The payload for `value`: JSON with sorted keys, so that equal values
+  /// give equal bytes (as far as `value`'s own encoding is stable: a `Set`
+  /// or a `Dictionary` whose keys are neither strings nor integers encodes
+  /// in an order that changes between runs).
+  static func encode(_ value: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(value)
+  }
+
   /// The file's bytes for `payload` written with schema `version`.
   static func frame(_ payload: Data, version: Int) -> Data {
     let header =

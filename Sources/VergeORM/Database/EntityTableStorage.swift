@@ -39,8 +39,9 @@ struct EntityTableStorage<Entity: EntityType>: Sendable {
 }
 
 extension EntityTableStorage {
+  /// Encodes the entities as an array, ordered by ID (see `StableOrder`).
   func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws {
-    try container.encode(entities.map(\.value), forKey: key)
+    try container.encode(StableOrder.sorted(Array(entities), by: { $0.key.raw }).map(\.value), forKey: key)
   }
 
   func invariantViolations(name: String) -> [String] {
