@@ -64,20 +64,30 @@ final class FileClaim: Sendable {
   /// Opens (creating it if needed) and locks the lock file.
   ///
   /// - Returns: The locked descriptor, or `nil` when `unlessReadOnly` and
-  ///   the directory does not let this process create the lock file.
+  ///   the location does not let this process create or open the lock file.
   private static func takeLock(
     _ lockPath: String, path: String, unlessReadOnly: Bool
   ) throws(PersistenceError) -> Int32? {
-    // Read-only is enough for flock, and lets a lock file left in a
-    // directory that is now read-only be used.
+    func isReadOnly(_ error: PersistenceError) -> Bool {
+      guard case .io("open", _, let code) = error else { return false }
+      return [EACCES, EROFS, EPERM].contains(code)
+    }
     let fd: Int32
     do throws(PersistenceError) {
-      fd = try StateFile.openRegularFile(lockPath, flags: O_RDONLY | O_CREAT)!
-    } catch {
-      if unlessReadOnly, case .io("open", _, let code) = error, [EACCES, EROFS, EPERM].contains(code) {
+      // For writing where it can be (`flock` over NFS needs it) ...
+      fd = try StateFile.openRegularFile(lockPath, flags: O_RDWR | O_CREAT)!
+    } catch where isReadOnly(error) {
+      // ... for reading in a read-only location, where a lock file left
+      // there still locks.
+      do throws(PersistenceError) {
+        guard let readOnly = try StateFile.openRegularFile(lockPath, flags: O_RDONLY) else {
+          if unlessReadOnly { return nil }
+          throw error
+        }
+        fd = readOnly
+      } catch where unlessReadOnly && isReadOnly(error) {
         return nil
       }
-      throw error
     }
     guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
       let code = errno
