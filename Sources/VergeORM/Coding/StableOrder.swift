@@ -8,31 +8,43 @@ import Foundation
 /// Keys that are `Comparable` are ordered by `<`; other keys by the bytes
 /// of their JSON encoding.
 enum StableOrder {
-  /// `elements` ordered by `key`.
+  /// The positions of `keys` in ascending order of key.
+  ///
+  /// Strings and integers (the usual raw IDs and index keys) are compared
+  /// with code specialized for them; other `Comparable` keys through their
+  /// conformance; the rest by their JSON bytes.
   ///
   /// - Throws: The error of encoding a key that is not `Comparable`.
-  /// - Complexity: O(n log n) comparisons.
-  static func sorted<Element, Key: Encodable>(
-    _ elements: [Element], by key: (Element) -> Key
-  ) throws -> [Element] {
+  /// - Complexity: O(n log n) comparisons; only positions move.
+  static func order<Key: Encodable>(of keys: [Key]) throws -> [Int] {
+    if Key.self == String.self {
+      return ascending(unsafeBitCast(keys, to: [String].self))
+    }
+    if Key.self == Int.self {
+      return ascending(unsafeBitCast(keys, to: [Int].self))
+    }
     if let comparable = Key.self as? any Comparable.Type {
-      return sorted(elements, by: key, as: comparable)
+      return order(of: keys, as: comparable)
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    return try elements
-      .map { (key: Array(try encoder.encode(key($0))), element: $0) }
-      .sorted { $0.key.lexicographicallyPrecedes($1.key) }
-      .map(\.element)
+    return try keys.indices.sorted(by: comparing(keys.map { Array(try encoder.encode($0)) }) {
+      $0.lexicographicallyPrecedes($1)
+    })
   }
 
-  private static func sorted<Element, Key, Order: Comparable>(
-    _ elements: [Element], by key: (Element) -> Key, as order: Order.Type
-  ) -> [Element] {
-    elements
-      .map { (key: key($0) as! Order, element: $0) }
-      .sorted { $0.key < $1.key }
-      .map(\.element)
+  private static func order<Key, Order: Comparable>(of keys: [Key], as order: Order.Type) -> [Int] {
+    ascending(keys.map { $0 as! Order })
+  }
+
+  private static func ascending<Order: Comparable>(_ keys: [Order]) -> [Int] {
+    keys.indices.sorted(by: comparing(keys, by: <))
+  }
+
+  private static func comparing<Order>(
+    _ keys: [Order], by areInIncreasingOrder: @escaping (Order, Order) -> Bool
+  ) -> (Int, Int) -> Bool {
+    { areInIncreasingOrder(keys[$0], keys[$1]) }
   }
 
   /// Encodes `dictionary` in the shape `Dictionary` encodes itself (an
@@ -45,17 +57,20 @@ enum StableOrder {
   static func encode<Key: Hashable & Encodable, Value: Encodable, SortKey: Encodable>(
     _ dictionary: [Key: Value], sortedBy sortKey: (Key) -> SortKey, to encoder: any Encoder
   ) throws {
-    let entries = try sorted(Array(dictionary), by: { sortKey($0.key) })
+    // A dictionary's keys and values come in one order.
+    let keys = Array(dictionary.keys)
+    let values = Array(dictionary.values)
+    let positions = try order(of: keys.map(sortKey))
     if Key.self == String.self || Key.self == Int.self || Key.self is any CodingKeyRepresentable.Type {
       var container = encoder.container(keyedBy: EntryKey.self)
-      for (key, value) in entries {
-        try container.encode(value, forKey: EntryKey(key))
+      for position in positions {
+        try container.encode(values[position], forKey: EntryKey(keys[position]))
       }
     } else {
       var container = encoder.unkeyedContainer()
-      for (key, value) in entries {
-        try container.encode(key)
-        try container.encode(value)
+      for position in positions {
+        try container.encode(keys[position])
+        try container.encode(values[position])
       }
     }
   }

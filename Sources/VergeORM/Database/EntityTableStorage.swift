@@ -41,7 +41,9 @@ struct EntityTableStorage<Entity: EntityType>: Sendable {
 extension EntityTableStorage {
   /// Encodes the entities as an array, ordered by ID (see `StableOrder`).
   func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws {
-    try container.encode(StableOrder.sorted(Array(entities), by: { $0.key.raw }).map(\.value), forKey: key)
+    let values = entities.map(\.value)
+    let order = try StableOrder.order(of: entities.map(\.key.raw))
+    try container.encode(order.map { values[$0] }, forKey: key)
   }
 
   func invariantViolations(name: String) -> [String] {
