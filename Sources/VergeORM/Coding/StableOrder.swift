@@ -17,6 +17,7 @@ enum StableOrder {
   /// - Throws: The error of encoding a key that is not `Comparable`.
   /// - Complexity: O(n log n) comparisons; only positions move.
   static func order<Key: Encodable>(of keys: [Key]) throws -> [Int] {
+    // The bit casts are between one type's two spellings, checked first.
     if Key.self == String.self {
       return ascending(unsafeBitCast(keys, to: [String].self))
     }
