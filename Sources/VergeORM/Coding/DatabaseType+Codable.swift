@@ -1,9 +1,7 @@
 /// A database encodes as its tables and indexes, under their declared
-/// names only:
-///
-/// ```json
-/// {"indexes":{"allBooks":["b1","b2"]},"tables":{"author":[...],"book":[...]}}
-/// ```
+/// names only: an object with `tables` (each table under its schema
+/// property's name, as an array of its entities) and `indexes` (each under
+/// its property's name).
 ///
 /// Entities are ordered by ID, index entries by key, tables and indexes as
 /// declared: encoding equal databases gives equal bytes (with a
