@@ -25,6 +25,7 @@ struct CommentsOptions: Equatable {
     PATH: restored at start, saved as it changes, and at the end; the simulated
     server starts from it too. A damaged file, or one from a newer version, is
     moved aside (the message says where) and the gallery starts empty.
+    PATH's directory must exist.
 
     commands:
     \(GalleryCommand.helpText)

@@ -42,7 +42,7 @@ enum CommentsShell {
       do {
         stateFile = try GalleryStateFile(path: path, session: session, api: api)
       } catch {
-        output.error("comments: cannot use the state file \(path): \(error)")
+        output.error("comments: \(error)")
         return 1
       }
     }

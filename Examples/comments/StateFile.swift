@@ -34,11 +34,16 @@ final class GalleryStateFile {
   ///   - path: The file's path, relative to the current directory or absolute.
   ///   - session: The session whose database is kept; nothing has changed it yet.
   ///   - api: The session's simulated server, given the restored gallery.
-  /// - Throws: `PersistenceError` when the file cannot be used at all (a
-  ///   directory, unreadable, or already in use by another `comments`).
-  init(path: String, session: GallerySession, api: FakePhotoAPI) throws(PersistenceError) {
-    url = URL(fileURLWithPath: path)
-    persistence = try session.store.persist(\.database, to: url, version: Self.version)
+  /// - Throws: `StateFileProblem` when the file cannot be used at all (its
+  ///   directory does not exist, something other than a file is there, it
+  ///   is unreadable, or another `comments` is using it).
+  init(path: String, session: GallerySession, api: FakePhotoAPI) throws(StateFileProblem) {
+    url = try StateFileProblem.url(of: path)
+    do {
+      persistence = try session.store.persist(\.database, to: url, version: Self.version)
+    } catch {
+      throw StateFileProblem(error, path: path)
+    }
     outcome = persistence.restoreOutcome
     let restored = session.store.state.database
     if !restored.indexes.allPhotos.isEmpty {

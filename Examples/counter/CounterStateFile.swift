@@ -55,12 +55,17 @@ final class CounterStateFile {
   /// counts start at zero; ``refusal`` then says so.
   ///
   /// - Parameter path: The file's path, relative to the current directory or absolute.
-  /// - Throws: `PersistenceError` when the file cannot be used at all (a
-  ///   directory, unreadable, or already in use by another `counter`).
-  init(path: String) throws(PersistenceError) {
-    url = URL(fileURLWithPath: path)
+  /// - Throws: `StateFileProblem` when the file cannot be used at all (its
+  ///   directory does not exist, something other than a file is there, it
+  ///   is unreadable, or another `counter` is using it).
+  init(path: String) throws(StateFileProblem) {
+    url = try StateFileProblem.url(of: path)
     store = Store(initialState: SavedCounts())
-    persistence = try store.persist(\.self, to: url, version: Self.version)
+    do {
+      persistence = try store.persist(\.self, to: url, version: Self.version)
+    } catch {
+      throw StateFileProblem(error, path: path)
+    }
     outcome = persistence.restoreOutcome
   }
 

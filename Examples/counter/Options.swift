@@ -26,6 +26,7 @@ struct Options: Equatable {
     PATH: restored at start, saved as it changes, and at the end. Undo history
     and pending "later" adds are not saved. A damaged file, or one from a newer
     version, is moved aside (the message says where) and the counts start at 0.
+    PATH's directory must exist.
 
     commands:
     \(Command.helpText)

@@ -40,7 +40,7 @@ enum Shell {
       do {
         stateFile = try CounterStateFile(path: path)
       } catch {
-        output.error("counter: cannot use the state file \(path): \(error)")
+        output.error("counter: \(error)")
         return 1
       }
     }

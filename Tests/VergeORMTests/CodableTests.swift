@@ -30,9 +30,7 @@ final class CodableTests: XCTestCase {
   private func damage(_ edit: (inout [String: Any]) -> Void) throws -> Data {
     let data = try JSONEncoder().encode(try sample())
     var json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-    var storage = json["_backingStorage"] as! [String: Any]
-    edit(&storage)
-    json["_backingStorage"] = storage
+    edit(&json)
     return try JSONSerialization.data(withJSONObject: json)
   }
 

@@ -77,11 +77,9 @@ final class DatabasePersistenceTests: XCTestCase {
     // around a database whose indexes point at missing books.
     let (version, payload) = try StateFile.unframe(Data(contentsOf: file))
     var json = try JSONSerialization.jsonObject(with: payload) as! [String: Any]
-    var storage = json["_backingStorage"] as! [String: Any]
-    var tables = storage["tables"] as! [String: Any]
+    var tables = json["tables"] as! [String: Any]
     tables["book"] = [Any]()
-    storage["tables"] = tables
-    json["_backingStorage"] = storage
+    json["tables"] = tables
     try StateFile.frame(JSONSerialization.data(withJSONObject: json), version: version).write(to: file)
     let damaged = try Data(contentsOf: file)
 

@@ -3,7 +3,8 @@ import Verge
 import XCTest
 
 /// The snippets of the Persistence article (Verge.docc/Persistence.md),
-/// as written there, with what they promise checked.
+/// as written there, with what they promise checked. The `SIGXFSZ` snippet
+/// runs in a child process: see PersistenceFileSizeLimitTests.
 final class PersistenceArticleTests: XCTestCase {
   struct Settings: Equatable, Codable, Sendable {
     var theme = "light"

@@ -54,3 +54,20 @@ func readStateFile<Value: Decodable>(_ url: URL, as type: Value.Type) throws -> 
 func writeStateFile<Value: Encodable>(_ value: Value, version: Int, to url: URL) throws {
   try StateFile.frame(JSONEncoder().encode(value), version: version).write(to: url)
 }
+
+/// Runs one test of this test binary (`VergeTests.Class/testName`) in a
+/// child process with `environment` added, and returns its exit status and
+/// what it printed.
+func runChildTest(_ name: String, environment added: [String: String]) throws -> (status: Int32, output: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+  process.arguments = [name]
+  process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  process.waitUntilExit()
+  return (process.terminationStatus, text)
+}

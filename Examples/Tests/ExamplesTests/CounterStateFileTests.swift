@@ -125,6 +125,31 @@ final class CounterStateFileTests: XCTestCase {
     XCTAssertEqual(try directory.names(), [])
   }
 
+  func testADirectoryAtThePathStopsTheRunNamingThePathAsTyped() async throws {
+    let folder = directory.path("folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    for typed in [folder, folder + "/"] {
+      let result = await run(["--state-file", typed, "--script", "+"])
+      XCTAssertEqual(result.status, 1, typed)
+      XCTAssertEqual(result.output.lines, [], typed)
+      XCTAssertEqual(result.output.errors, ["counter: the state file \(typed) is a directory, not a file"])
+    }
+    XCTAssertEqual(try directory.names(), ["folder"])
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+  }
+
+  func testAMissingDirectoryIsNotCreatedAndStopsTheRun() async throws {
+    let typed = directory.path("missing/inner/counter.state")
+    let result = await run(["--state-file", typed, "--script", "+"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.output.lines, [])
+    XCTAssertEqual(
+      result.output.errors,
+      ["counter: the state file \(typed) cannot be made: its directory \(directory.path("missing/inner")) "
+        + "does not exist (counter does not create directories)"])
+    XCTAssertEqual(try directory.names(), [])
+  }
+
   func testAFileInUseStopsTheRunWithAMessage() async throws {
     let path = directory.path("counter.state")
     let holder = try CounterStateFile(path: path)

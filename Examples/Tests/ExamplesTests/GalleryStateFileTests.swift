@@ -124,6 +124,31 @@ final class GalleryStateFileTests: XCTestCase {
     XCTAssertTrue(message.contains("moved to \(path).refused-"), message)
   }
 
+  func testADirectoryAtThePathStopsTheRunNamingThePathAsTyped() async throws {
+    let folder = directory.path("folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    for typed in [folder, folder + "/"] {
+      let result = await run(typed, "list")
+      XCTAssertEqual(result.status, 1, typed)
+      XCTAssertEqual(result.output.lines, [], typed)
+      XCTAssertEqual(result.output.errors, ["comments: the state file \(typed) is a directory, not a file"])
+    }
+    XCTAssertEqual(try directory.names(), ["folder"])
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [])
+  }
+
+  func testAMissingDirectoryIsNotCreatedAndStopsTheRun() async throws {
+    let typed = directory.path("missing/inner/gallery.state")
+    let result = await run(typed, "list")
+    XCTAssertEqual(result.status, 1)
+    XCTAssertEqual(result.output.lines, [])
+    XCTAssertEqual(
+      result.output.errors,
+      ["comments: the state file \(typed) cannot be made: its directory \(directory.path("missing/inner")) "
+        + "does not exist (comments does not create directories)"])
+    XCTAssertEqual(try directory.names(), [])
+  }
+
   func testTheOptionNeedsAPath() async throws {
     XCTAssertThrowsError(try CommentsOptions(["--state-file", ""])) { error in
       XCTAssertEqual(

@@ -125,7 +125,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   private func write(from core: Core) -> PersistenceError? {
     var observers: [@Sendable () -> Void] = []
     let error = writer.withLock { writer -> PersistenceError? in
-      guard writer.claim != nil else { return writer.closedByUser ? .closed : nil }
+      guard let claim = writer.claim else { return writer.closedByUser ? .closed : nil }
       // Read the state and let go of it as soon as the part is out, so a
       // commit meanwhile copies as little as possible.
       var count: UInt64 = 0
@@ -138,12 +138,13 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
       do throws(PersistenceError) {
         let payload: Data
         do {
-          payload = try JSONEncoder().encode(value)
+          payload = try StateFile.encode(value)
         } catch {
           throw .encodingFailed(reason: "\(error)")
         }
         let file = StateFile.frame(payload, version: version)
         if file != writer.lastData {
+          try claim.lockForWriting()
           writer.temporaryNumber += 1
           try StateFile.replace(path, with: file, temporaryNumber: writer.temporaryNumber)
           writer.lastData = file

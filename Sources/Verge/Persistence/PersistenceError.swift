@@ -25,6 +25,14 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
   case migrationFailed(from: Int, to: Int, reason: String)
   /// The state did not encode.
   case encodingFailed(reason: String)
+  /// Something other than a regular file is at the state file's path, or at
+  /// its lock file's (`<file>.lock`): a directory, a device, a FIFO, a
+  /// socket or a symbolic link. Persistence never opens it for writing,
+  /// moves, renames or replaces it.
+  ///
+  /// - `path`: what is there.
+  /// - `kind`: what it is, in words ("a character device", "a FIFO", ...).
+  case notARegularFile(path: String, kind: String)
   /// A file system call failed.
   ///
   /// - `operation`: the call (`open`, `write`, `fsync`, `rename`, ...).
@@ -51,6 +59,8 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       return "migrating the state file from version \(from) to \(to) failed: \(reason)"
     case .encodingFailed(let reason):
       return "the state did not encode: \(reason)"
+    case .notARegularFile(let path, let kind):
+      return "\(path) is \(kind), not a regular file: persistence uses only regular files and leaves it untouched"
     case .io(let operation, let path, let code):
       return "\(operation) failed for \(path): \(SystemError.message(code)) (errno \(code))"
     case .closed:

@@ -32,6 +32,16 @@ enum StateFile {
 
   // MARK: - Format
 
+  /// The payload for `value`: JSON with sorted keys, so that equal values
+  /// give equal bytes (as far as `value`'s own encoding is stable: a `Set`
+  /// or a `Dictionary` whose keys are neither strings nor integers encodes
+  /// in an order that changes between runs).
+  static func encode(_ value: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(value)
+  }
+
   /// The file's bytes for `payload` written with schema `version`.
   static func frame(_ payload: Data, version: Int) -> Data {
     let header =
@@ -114,12 +124,11 @@ enum StateFile {
   // MARK: - Reading
 
   /// The file's whole contents, or `nil` when there is no file.
+  ///
+  /// - Throws: `.notARegularFile` when something else is at `path`; `.io`
+  ///   when it cannot be read.
   static func contents(of path: String) throws(PersistenceError) -> Data? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      if errno == ENOENT { return nil }
-      throw SystemError.io("open", path)
-    }
+    guard let fd = try openRegularFile(path, flags: O_RDONLY) else { return nil }
     defer { close(fd) }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -146,17 +155,21 @@ enum StateFile {
   static func replace(_ path: String, with data: Data, temporaryNumber: UInt64) throws(PersistenceError) {
     let (directory, name) = split(path)
     let temporary = "\(directory)/\(temporaryPrefix(for: name))\(getpid())-\(temporaryNumber)"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    // A new name only: whatever is already there (a link planted at a name
+    // one can guess, say) is neither followed nor truncated.
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw SystemError.io("open", temporary) }
     var written = false
     defer { if !written { unlink(temporary) } }
     do throws(PersistenceError) {
-      // The new file keeps the permissions of the one it replaces.
-      var existing = stat()
-      if stat(path, &existing) == 0, fchmod(fd, existing.st_mode & 0o7777) != 0 {
-        throw SystemError.io("fchmod", temporary)
-      }
       try writeAll(fd, data, path: temporary)
+      // Only a regular file is replaced, and the new one keeps its
+      // permissions.
+      var existing = stat()
+      if lstat(path, &existing) == 0 {
+        if let kind = kind(of: existing.st_mode) { throw .notARegularFile(path: path, kind: kind) }
+        if fchmod(fd, existing.st_mode & 0o7777) != 0 { throw SystemError.io("fchmod", temporary) }
+      }
       try sync(fd, path: temporary)
     } catch {
       close(fd)
@@ -195,7 +208,7 @@ enum StateFile {
 
   /// Makes a rename in `directory` durable.
   static func syncDirectory(_ directory: String) throws(PersistenceError) {
-    let fd = open(directory, O_RDONLY | O_CLOEXEC)
+    let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError.io("open", directory) }
     defer { close(fd) }
     // Some file systems refuse to sync a directory; the rename is then as
@@ -206,19 +219,23 @@ enum StateFile {
   }
 
   /// Deletes temporary files that a writer killed mid-write left next to
-  /// `path`. Call only while holding the file's lock.
+  /// `path` (regular files only). Call only while holding the file's lock.
   static func removeStaleTemporaries(of path: String) {
     let (directory, name) = split(path)
     let prefix = temporaryPrefix(for: name)
     guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
     for entry in entries where entry.hasPrefix(prefix) {
-      unlink("\(directory)/\(entry)")
+      let stale = "\(directory)/\(entry)"
+      if (try? requireRegularFile(at: stale)) == true { unlink(stale) }
     }
   }
 
-  /// Renames the file at `path` to a name of its own next to it, never
-  /// replacing an existing file, and returns the new path.
+  /// Renames the regular file at `path` to a name of its own next to it,
+  /// never replacing an existing file, and returns the new path.
+  ///
+  /// - Throws: `.notARegularFile` when something else is at `path` now.
   static func moveAside(_ path: String) throws(PersistenceError) -> String {
+    guard try requireRegularFile(at: path) else { throw .io(operation: "rename", path: path, code: ENOENT) }
     let stamp = Int(Date().timeIntervalSince1970)
     for attempt in 0..<1000 {
       let candidate = attempt == 0 ? "\(path).refused-\(stamp)" : "\(path).refused-\(stamp)-\(attempt)"

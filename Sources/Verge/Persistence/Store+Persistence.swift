@@ -10,8 +10,14 @@ extension Store {
     writeInterval: Duration,
     migrate: (@Sendable (PersistedPayload) throws -> Part)?
   ) throws(PersistenceError) -> FilePersistence {
-    guard url.isFileURL, !url.hasDirectoryPath, !url.path.isEmpty else {
-      throw .invalidConfiguration(reason: "\(url) is not the URL of a file")
+    guard url.isFileURL, !url.path.isEmpty else {
+      throw .invalidConfiguration(reason: "\(url.absoluteString) is not the URL of a file")
+    }
+    if url.hasDirectoryPath {
+      // `URL(fileURLWithPath:)` ends the URL of a directory it finds with a
+      // slash: say what is there.
+      try StateFile.requireRegularFile(at: url.path)
+      throw .invalidConfiguration(reason: "\(url.path)/ ends with a slash: it names a directory, not a file")
     }
     guard version >= 0 else {
       throw .invalidConfiguration(reason: "the version must be 0 or more, not \(version)")
@@ -22,6 +28,9 @@ extension Store {
     let (directory, _) = StateFile.split(url.path)
     try PersistenceDirectory.create(directory)
     let path = try FileClaim.canonicalPath(url.path)
+    // Before the claim, so that nothing (not even a lock file) is made
+    // beside a device, a FIFO or a link.
+    try StateFile.requireRegularFile(at: path)
     let claim = try FileClaim.acquire(path)
     StateFile.removeStaleTemporaries(of: path)
 
@@ -76,7 +85,8 @@ extension ReadableStore {
   /// subscribers see). A file of an older version goes through `migrate`.
   /// A damaged file, one of a newer version, one that does not decode, or
   /// one whose migration throws is refused: it is renamed aside (never
-  /// overwritten or deleted), the store keeps its state, and
+  /// overwritten or deleted; only a regular file ever is), the store keeps
+  /// its state, and
   /// ``FilePersistence/restoreOutcome`` says what happened and where the
   /// file went.
   ///
@@ -87,7 +97,9 @@ extension ReadableStore {
   ///
   /// - Parameters:
   ///   - part: The part of the state to persist; `\.self` for all of it.
-  ///   - url: The state file; its directory is created if missing.
+  ///   - url: The state file: a regular file, or nothing yet (not a
+  ///     symbolic link; its directory may be reached through one). Its
+  ///     directory is created if missing.
   ///   - version: The schema version written into the file (0 or more). Raise
   ///     it when the persisted type changes in a way old files do not decode
   ///     as, and give `migrate`.
@@ -98,9 +110,11 @@ extension ReadableStore {
   /// - Returns: The persistence, which lives as long as the store; keep it
   ///   to flush, or to ask what happened when restoring.
   /// - Throws: `PersistenceError.invalidConfiguration` (also on a scope),
-  ///   `.fileInUse` when another store persists to the file, `.io` when the
-  ///   file or its directory cannot be read or created. The state is then
-  ///   untouched.
+  ///   `.fileInUse` when another store persists to the file,
+  ///   `.notARegularFile` when a directory, device, FIFO, socket or symbolic
+  ///   link is at the file's path (or at `<file>.lock`), `.io` when the file
+  ///   or its directory cannot be read or created. The state and whatever is
+  ///   at the path are then untouched.
   /// - Complexity: Reads, checks and decodes the file on the calling thread:
   ///   in proportion to the file's size.
   @discardableResult

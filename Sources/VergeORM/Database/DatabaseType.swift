@@ -17,9 +17,11 @@
 ///
 /// Read with `entities` and `indexes`; change with `performBatchUpdates`.
 /// `Equatable` is cheap: parts a batch did not touch compare in O(1), so
-/// `changes.ifChanged(\.database)` costs almost nothing. `Codable` is
-/// synthesised; decoding refuses damaged data. Test diffs show a database
-/// by table, entity ID and field (`DiffRepresentable`).
+/// `changes.ifChanged(\.database)` costs almost nothing. `Codable` comes
+/// with the protocol: a database encodes as its tables and indexes, in a
+/// stable order and under public names only, and decoding refuses damaged
+/// data (see `encode(to:)`). Test diffs show a database by table, entity ID
+/// and field (`DiffRepresentable`).
 public protocol DatabaseType: Equatable, Sendable, Codable, DiffRepresentable {
   /// The tables, declared as `EntityTableKey` properties.
   associatedtype Schema: EntitySchemaType
@@ -33,6 +35,10 @@ public protocol DatabaseType: Equatable, Sendable, Codable, DiffRepresentable {
   /// it compile unchanged. Treat it as storage: read through `entities`,
   /// `indexes` or `db`, and write with `performBatchUpdates`.
   var _backingStorage: DatabaseStorage<Schema, Indexes> { get set }
+
+  /// An empty database: the `init()` Swift makes for a struct whose
+  /// stored properties have default values. Decoding starts from it.
+  init()
 
   /// Hooks run inside every batch, after its closure and before it is
   /// applied, that can add work; empty by default.

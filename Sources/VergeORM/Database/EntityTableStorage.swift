@@ -39,8 +39,11 @@ struct EntityTableStorage<Entity: EntityType>: Sendable {
 }
 
 extension EntityTableStorage {
+  /// Encodes the entities as an array, ordered by ID (see `StableOrder`).
   func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws {
-    try container.encode(entities.map(\.value), forKey: key)
+    let values = entities.map(\.value)
+    let order = try StableOrder.order(of: entities.map(\.key.raw))
+    try container.encode(order.map { values[$0] }, forKey: key)
   }
 
   func invariantViolations(name: String) -> [String] {

@@ -121,13 +121,14 @@ public struct GroupByIndex<Group: Hashable & Sendable & Codable, Entity: EntityT
     storage = try GroupedIDs(groups: decoder.singleValueContainer().decode([Group: [Entity.EntityID]].self))
   }
 
-  /// Encodes the groups.
+  /// Encodes the groups as a `Dictionary` encodes itself, ordered by
+  /// group, so that equal indexes encode to equal bytes.
   ///
   /// - Parameter encoder: The encoder to write to.
   /// - Throws: The encoder's error.
+  /// - Complexity: O(g log g + n) for g groups of n IDs.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(storage.groups)
+    try StableOrder.encode(storage.groups, sortedBy: { $0 }, to: encoder)
   }
 }
 
@@ -203,13 +204,14 @@ public struct GroupByEntityIndex<GroupEntity: EntityType, Entity: EntityType>: D
       groups: decoder.singleValueContainer().decode([GroupEntity.EntityID: [Entity.EntityID]].self))
   }
 
-  /// Encodes the groups.
+  /// Encodes the groups as a `Dictionary` encodes itself, ordered by the
+  /// group entities' IDs, so that equal indexes encode to equal bytes.
   ///
   /// - Parameter encoder: The encoder to write to.
   /// - Throws: The encoder's error.
+  /// - Complexity: O(g log g + n) for g groups of n IDs.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(storage.groups)
+    try StableOrder.encode(storage.groups, sortedBy: { $0.raw }, to: encoder)
   }
 }
 

@@ -42,13 +42,14 @@ public struct HashIndex<Key: Hashable & Sendable & Codable, Entity: EntityType>:
     for (key, id) in entries { keysByID[id, default: []].insert(key) }
   }
 
-  /// Encodes the entries.
+  /// Encodes the entries as a `Dictionary` encodes itself, ordered by key,
+  /// so that equal indexes encode to equal bytes.
   ///
   /// - Parameter encoder: The encoder to write to.
   /// - Throws: The encoder's error.
+  /// - Complexity: O(n log n).
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(entries)
+    try StableOrder.encode(entries, sortedBy: { $0 }, to: encoder)
   }
 
   mutating func set(_ id: Entity.EntityID, for key: Key) {

@@ -2,11 +2,14 @@ extension DatabaseStorage: Codable {
   private static var tablesKey: DatabaseCodingKey { DatabaseCodingKey("tables") }
   private static var indexesKey: DatabaseCodingKey { DatabaseCodingKey("indexes") }
 
-  /// Encodes every table (as an array of entities, under its schema
-  /// property name) and every index (under its property name).
+  /// Encodes every table (as an array of entities ordered by ID, under its
+  /// schema property name) and every index (under its property name), in
+  /// the order they are declared, so that equal databases encode to equal
+  /// bytes.
   ///
   /// - Parameter encoder: The encoder to write to.
   /// - Throws: The encoder's or an entity's error.
+  /// - Complexity: O(n log n) for n entities.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: DatabaseCodingKey.self)
     var tablesContainer = container.nestedContainer(keyedBy: DatabaseCodingKey.self, forKey: Self.tablesKey)
@@ -15,7 +18,8 @@ extension DatabaseStorage: Codable {
       try table.encode(into: &tablesContainer, key: DatabaseCodingKey(name))
     }
     var indexesContainer = container.nestedContainer(keyedBy: DatabaseCodingKey.self, forKey: Self.indexesKey)
-    for (name, index) in indexes {
+    for (name, _) in Self.indexKeys() {
+      guard let index = indexes[name] else { continue }
       try index.encode(into: &indexesContainer, key: DatabaseCodingKey(name))
     }
   }
