@@ -55,10 +55,11 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
       list.update(at: position) { old in
         let oldID = old[keyPath: idPath]
         let newID = newValue[keyPath: idPath]
-        precondition(
-          oldID == newID,
-          "IdentifiedArray: the element at index \(position) has id \(String(reflecting: oldID)); writing one with id \(String(reflecting: newID)) would change it"
-        )
+        if oldID != newID {
+          Misuse.report(
+            "IdentifiedArray: the element at index \(position) has id \(String(reflecting: oldID)); writing one with id \(String(reflecting: newID)) would change it"
+          )
+        }
         old = newValue
       }
     }

@@ -70,7 +70,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   public init<S: Sequence>(uniqueElements elements: S, id: KeyPath<Element, ID>) where S.Element == Element {
     let (array, duplicate) = Self.building(ContiguousArray(elements), id: id)
     if let duplicate {
-      preconditionFailure("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
+      Misuse.report("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
     }
     self = array
   }
@@ -122,9 +122,10 @@ public struct IdentifiedArray<ID: Hashable, Element> {
         return
       }
       let newID = newValue[keyPath: idPath]
-      precondition(
-        newID == id,
-        "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
+      if newID != id {
+        Misuse.report(
+          "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
+      }
       if let label = positions[id] {
         list.update(at: list.index(ofLabel: label)) { $0 = newValue }
       } else {
