@@ -17,6 +17,7 @@ enum Suite {
       .persistence(quick: quick),
       .idiomatic,
       .scopesAsViews,
+      .identifiedArray,
     ]
   }
 }
