@@ -18,6 +18,7 @@ enum Suite {
       .idiomatic,
       .scopesAsViews,
       .identifiedArray,
+      .forEachRows,
     ]
   }
 }
