@@ -76,10 +76,12 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// An array of `elements` identified by `identify`; a duplicate id stops
   /// the program.
   @inlinable
-  init<S: Sequence>(uniqueElements elements: S, identify: @escaping (Element) -> ID) where S.Element == Element {
+  init<S: Sequence>(
+    uniqueElements elements: S, identify: @escaping (Element) -> ID, from source: StaticString = "init(uniqueElements:)"
+  ) where S.Element == Element {
     let (array, duplicate) = Self.building(ContiguousArray(elements), identify: identify)
     if let duplicate {
-      Misuse.report("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
+      Misuse.report("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in \(source)")
     }
     self = array
   }
@@ -231,6 +233,6 @@ extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable
   /// - Complexity: O(n log n).
   @inlinable
   public init(arrayLiteral elements: Element...) {
-    self.init(uniqueElements: elements, identify: { $0.id })
+    self.init(uniqueElements: elements, identify: { $0.id }, from: "an array literal")
   }
 }
