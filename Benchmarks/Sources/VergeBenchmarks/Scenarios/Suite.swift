@@ -17,6 +17,8 @@ enum Suite {
       .persistence(quick: quick),
       .idiomatic,
       .scopesAsViews,
+      .identifiedArray,
+      .forEachRows,
     ]
   }
 }
