@@ -42,9 +42,3 @@ struct LibraryState: Equatable {
   var library = Library()
   var counter = 0
 }
-
-/// A key whose hash collides on purpose, to exercise collision buckets.
-struct CollidingKey: Hashable, Sendable {
-  let value: Int
-  func hash(into hasher: inout Hasher) { hasher.combine(value % 3) }
-}

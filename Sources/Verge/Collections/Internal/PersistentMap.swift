@@ -11,18 +11,18 @@
 /// Everything here is `@inlinable` so that the client module specializes the
 /// trie for its key and value types instead of running generic code.
 @usableFromInline
-struct PersistentMap<Key: Hashable, Value> {
-  @usableFromInline var root: MapNode<Key, Value>
-  @usableFromInline var count: Int
+package struct PersistentMap<Key: Hashable, Value> {
+  @usableFromInline package var root: MapNode<Key, Value>
+  @usableFromInline package var count: Int
 
   @inlinable
-  init() {
+  package init() {
     root = MapNode.empty()
     count = 0
   }
 
   @inlinable @inline(__always)
-  static func hash(_ key: Key) -> UInt64 {
+  package static func hash(_ key: Key) -> UInt64 {
     UInt64(bitPattern: Int64(key.hashValue))
   }
 
@@ -30,7 +30,7 @@ struct PersistentMap<Key: Hashable, Value> {
   ///
   /// - Complexity: O(log₁₆ N).
   @inlinable
-  subscript(key: Key) -> Value? {
+  package subscript(key: Key) -> Value? {
     root.find(key, hash: Self.hash(key))
   }
 
@@ -40,7 +40,7 @@ struct PersistentMap<Key: Hashable, Value> {
   /// - Complexity: O(log₁₆ N).
   @inlinable
   @discardableResult
-  mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+  package mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
     let old = MapNode.insert(&root, key: key, value: value, hash: Self.hash(key), shift: 0)
     if old == nil { count += 1 }
     return old
@@ -52,7 +52,7 @@ struct PersistentMap<Key: Hashable, Value> {
   /// - Complexity: O(log₁₆ N).
   @inlinable
   @discardableResult
-  mutating func removeValue(forKey key: Key) -> Value? {
+  package mutating func removeValue(forKey key: Key) -> Value? {
     let hash = Self.hash(key)
     guard root.find(key, hash: hash) != nil else { return nil }
     let old = MapNode.remove(&root, key: key, hash: hash, shift: 0)
@@ -62,13 +62,13 @@ struct PersistentMap<Key: Hashable, Value> {
 
   /// Removes every entry.
   @inlinable
-  mutating func removeAll() {
+  package mutating func removeAll() {
     self = PersistentMap()
   }
 
   /// Whether the two maps share their root node (then they are equal).
   @inlinable
-  func isIdentical(to other: PersistentMap) -> Bool {
+  package func isIdentical(to other: PersistentMap) -> Bool {
     root === other.root
   }
 }
@@ -79,7 +79,7 @@ extension PersistentMap where Value: Equatable {
   /// - Complexity: O(1) for maps sharing their root; otherwise proportional
   ///   to the nodes that are not shared.
   @inlinable
-  func contentEquals(_ other: PersistentMap) -> Bool {
+  package func contentEquals(_ other: PersistentMap) -> Bool {
     count == other.count && root.structurallyEquals(other.root, shift: 0)
   }
 }
@@ -88,14 +88,14 @@ extension PersistentMap where Value: Equatable {
 /// the maps have room for 32) hold an entry or a child, and how many of each
 /// the node stores after its header.
 @usableFromInline
-struct MapNodeHeader {
-  @usableFromInline var dataMap: UInt32
-  @usableFromInline var nodeMap: UInt32
-  @usableFromInline var entryCount: UInt32
-  @usableFromInline var childCount: UInt32
+package struct MapNodeHeader {
+  @usableFromInline package var dataMap: UInt32
+  @usableFromInline package var nodeMap: UInt32
+  @usableFromInline package var entryCount: UInt32
+  @usableFromInline package var childCount: UInt32
 
   @inlinable
-  init(dataMap: UInt32, nodeMap: UInt32, entryCount: Int, childCount: Int) {
+  package init(dataMap: UInt32, nodeMap: UInt32, entryCount: Int, childCount: Int) {
     self.dataMap = dataMap
     self.nodeMap = nodeMap
     self.entryCount = UInt32(truncatingIfNeeded: entryCount)
@@ -122,8 +122,8 @@ struct MapNodeHeader {
 /// A node's size is fixed: writes that add or remove a slot build a new node;
 /// writes that replace a slot mutate a uniquely referenced node in place.
 @usableFromInline
-final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
-  @usableFromInline typealias Entry = (key: Key, value: Value)
+package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
+  @usableFromInline package typealias Entry = (key: Key, value: Value)
 
   deinit {
     withUnsafeMutablePointers { header, words in
@@ -146,7 +146,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   /// The number of words a node of `entryCount` entries and `childCount`
   /// children needs, padding included.
   @inlinable @inline(__always)
-  static func wordCapacity(entryCount: Int, childCount: Int) -> Int {
+  package static func wordCapacity(entryCount: Int, childCount: Int) -> Int {
     let word = MemoryLayout<UInt>.stride
     let padding = Swift.max(0, MemoryLayout<Entry>.alignment - MemoryLayout<UInt>.alignment)
     let entryBytes = entryCount == 0 ? 0 : entryCount * MemoryLayout<Entry>.stride + padding
@@ -155,7 +155,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// Where the entries start, given where the storage starts.
   @inlinable @inline(__always)
-  static func entries(after words: UnsafeMutablePointer<UInt>, childCount: Int) -> UnsafeMutablePointer<Entry> {
+  package static func entries(after words: UnsafeMutablePointer<UInt>, childCount: Int) -> UnsafeMutablePointer<Entry> {
     UnsafeMutableRawPointer(words + childCount).alignedUp(for: Entry.self).assumingMemoryBound(to: Entry.self)
   }
 
@@ -163,7 +163,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   /// `fill` initializes, all of it: the entries through its first pointer,
   /// the children through its second.
   @inlinable
-  static func make(
+  package static func make(
     dataMap: UInt32, nodeMap: UInt32, entryCount: Int, childCount: Int,
     _ fill: (UnsafeMutablePointer<Entry>, UnsafeMutablePointer<MapNode>) -> Void
   ) -> MapNode {
@@ -181,12 +181,12 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   }
 
   @inlinable
-  static func empty() -> MapNode {
+  package static func empty() -> MapNode {
     make(dataMap: 0, nodeMap: 0, entryCount: 0, childCount: 0) { _, _ in }
   }
 
   @inlinable
-  static var maxShift: UInt64 { 64 }
+  package static var maxShift: UInt64 { 64 }
 
   /// Hash bits used per level: each node has up to 2^levelBits slots (at
   /// most 5, the width of the maps).
@@ -199,23 +199,23 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   /// need about a third fewer than 32 slots, for one more, cache-friendly level
   /// on each lookup.
   @inlinable
-  static var levelBits: UInt64 { 4 }
+  package static var levelBits: UInt64 { 4 }
 
   /// The slot of `hash` at a level is `(hash >> shift) & slotMask`.
   @inlinable
-  static var slotMask: UInt64 { (1 << levelBits) - 1 }
+  package static var slotMask: UInt64 { (1 << levelBits) - 1 }
 
   /// The header, read through its pointer (no dynamic exclusivity check).
-  @inlinable var fields: MapNodeHeader { withUnsafeMutablePointerToHeader { $0.pointee } }
+  @inlinable package var fields: MapNodeHeader { withUnsafeMutablePointerToHeader { $0.pointee } }
 
-  @inlinable var dataMap: UInt32 { fields.dataMap }
-  @inlinable var nodeMap: UInt32 { fields.nodeMap }
-  @inlinable var entryCount: Int { Int(fields.entryCount) }
-  @inlinable var childCount: Int { Int(fields.childCount) }
+  @inlinable package var dataMap: UInt32 { fields.dataMap }
+  @inlinable package var nodeMap: UInt32 { fields.nodeMap }
+  @inlinable package var entryCount: Int { Int(fields.entryCount) }
+  @inlinable package var childCount: Int { Int(fields.childCount) }
 
   /// Runs `body` with the entries and the children.
   @inlinable @inline(__always)
-  func withParts<Result>(
+  package func withParts<Result>(
     _ body: (UnsafeMutablePointer<Entry>, UnsafeMutablePointer<MapNode>) -> Result
   ) -> Result {
     let childCount = self.childCount
@@ -227,17 +227,17 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   }
 
   @inlinable
-  func entry(at index: Int) -> Entry {
+  package func entry(at index: Int) -> Entry {
     withParts { entries, _ in entries[index] }
   }
 
   @inlinable
-  func key(at index: Int) -> Key {
+  package func key(at index: Int) -> Key {
     withParts { entries, _ in entries[index].key }
   }
 
   @inlinable
-  func child(at index: Int) -> MapNode {
+  package func child(at index: Int) -> MapNode {
     withUnsafeMutablePointerToElements { words in
       UnsafeMutableRawPointer(words).assumingMemoryBound(to: MapNode.self)[index]
     }
@@ -245,15 +245,15 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// The entries, for checks and tests.
   @inlinable
-  var entries: [Entry] { (0..<entryCount).map { entry(at: $0) } }
+  package var entries: [Entry] { (0..<entryCount).map { entry(at: $0) } }
 
   /// The children, for checks and tests.
   @inlinable
-  var children: [MapNode] { (0..<childCount).map { child(at: $0) } }
+  package var children: [MapNode] { (0..<childCount).map { child(at: $0) } }
 
   /// Whether the entries start on a boundary that suits their alignment,
   /// right after the children, for checks and tests.
-  var entriesAreAligned: Bool {
+  package var entriesAreAligned: Bool {
     withUnsafeMutablePointerToElements { words in
       let entries = Int(bitPattern: Self.entries(after: words, childCount: childCount))
       let end = Int(bitPattern: words + childCount)
@@ -263,7 +263,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// A copy sharing the entries' values and the children.
   @inlinable
-  func copy() -> MapNode {
+  package func copy() -> MapNode {
     let header = fields
     let entryCount = Int(header.entryCount)
     let childCount = Int(header.childCount)
@@ -280,7 +280,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   /// for the element type (a bulk `initialize(from:count:)` can go through
   /// the runtime's generic array copy).
   @inlinable @inline(__always)
-  static func copy<Element>(_ count: Int, from source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>) {
+  package static func copy<Element>(_ count: Int, from source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>) {
     var index = 0
     while index < count {
       (target + index).initialize(to: source[index])
@@ -289,22 +289,22 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   }
 
   @inlinable @inline(__always)
-  static func bit(_ hash: UInt64, _ shift: UInt64) -> UInt32 {
+  package static func bit(_ hash: UInt64, _ shift: UInt64) -> UInt32 {
     1 << UInt32(truncatingIfNeeded: (hash >> shift) & slotMask)
   }
 
   @inlinable @inline(__always)
-  static func position(_ map: UInt32, _ bit: UInt32) -> Int {
+  package static func position(_ map: UInt32, _ bit: UInt32) -> Int {
     (map & (bit &- 1)).nonzeroBitCount
   }
 
   @inlinable
-  func collisionIndex(of key: Key) -> Int? {
+  package func collisionIndex(of key: Key) -> Int? {
     (0..<entryCount).first { self.key(at: $0) == key }
   }
 
   @inlinable
-  func find(_ key: Key, hash: UInt64) -> Value? {
+  package func find(_ key: Key, hash: UInt64) -> Value? {
     var node = self
     var shift: UInt64 = 0
     while true {
@@ -327,7 +327,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// This node with `entry` added at entry position `index`.
   @inlinable
-  func inserting(_ entry: Entry, at index: Int, dataMap newDataMap: UInt32) -> MapNode {
+  package func inserting(_ entry: Entry, at index: Int, dataMap newDataMap: UInt32) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
     return withParts { entries, children in
@@ -343,7 +343,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// This node without the entry at `index`.
   @inlinable
-  func removing(entryAt index: Int, dataMap newDataMap: UInt32) -> MapNode {
+  package func removing(entryAt index: Int, dataMap newDataMap: UInt32) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
     return withParts { entries, children in
@@ -358,7 +358,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// This node with the entry at `entryIndex` replaced by `child` under `bit`.
   @inlinable
-  func replacing(entryAt entryIndex: Int, with child: MapNode, bit: UInt32) -> MapNode {
+  package func replacing(entryAt entryIndex: Int, with child: MapNode, bit: UInt32) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
     let newNodeMap = nodeMap | bit
@@ -377,7 +377,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// This node with the child at `childIndex` replaced by `entry` under `bit`.
   @inlinable
-  func replacing(childAt childIndex: Int, with entry: Entry, bit: UInt32) -> MapNode {
+  package func replacing(childAt childIndex: Int, with entry: Entry, bit: UInt32) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
     let newDataMap = dataMap | bit
@@ -397,7 +397,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   /// Replaces the value of the entry at `index` in place (the node must be
   /// uniquely referenced); returns the old value.
   @inlinable
-  func replaceValue(at index: Int, with value: Value) -> Value {
+  package func replaceValue(at index: Int, with value: Value) -> Value {
     withParts { entries, _ in
       var value = value
       swap(&entries[index].value, &value)
@@ -409,7 +409,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   /// node does not hold it, so the child is uniquely referenced when nothing
   /// else shares it.
   @inlinable
-  func withChild<Result>(at index: Int, _ body: (inout MapNode) -> Result) -> Result {
+  package func withChild<Result>(at index: Int, _ body: (inout MapNode) -> Result) -> Result {
     withParts { _, children in
       let slot = children + index
       var node = slot.move()
@@ -422,7 +422,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   // MARK: Writing
 
   @inlinable
-  static func insert(_ node: inout MapNode, key: Key, value: Value, hash: UInt64, shift: UInt64) -> Value? {
+  package static func insert(_ node: inout MapNode, key: Key, value: Value, hash: UInt64, shift: UInt64) -> Value? {
     if shift >= maxShift {
       if let index = node.collisionIndex(of: key) {
         if !isKnownUniquelyReferenced(&node) { node = node.copy() }
@@ -457,7 +457,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// A node holding two entries whose hashes agree below `shift`.
   @inlinable
-  static func pair(_ a: Entry, _ hashA: UInt64, _ b: Entry, _ hashB: UInt64, shift: UInt64) -> MapNode {
+  package static func pair(_ a: Entry, _ hashA: UInt64, _ b: Entry, _ hashB: UInt64, shift: UInt64) -> MapNode {
     if shift >= maxShift {
       return make(dataMap: 0, nodeMap: 0, entryCount: 2, childCount: 0) { entries, _ in
         entries.initialize(to: a)
@@ -481,7 +481,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
 
   /// Removes `key`, which must be present.
   @inlinable
-  static func remove(_ node: inout MapNode, key: Key, hash: UInt64, shift: UInt64) -> Value? {
+  package static func remove(_ node: inout MapNode, key: Key, hash: UInt64, shift: UInt64) -> Value? {
     if shift >= maxShift {
       guard let index = node.collisionIndex(of: key) else { return nil }
       let old = node.entry(at: index).value
@@ -513,7 +513,7 @@ final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   }
 
   @inlinable
-  func structurallyEquals(_ other: MapNode, shift: UInt64) -> Bool where Value: Equatable {
+  package func structurallyEquals(_ other: MapNode, shift: UInt64) -> Bool where Value: Equatable {
     if self === other { return true }
     let header = self.fields
     let otherHeader = other.fields

@@ -1,4 +1,4 @@
-@testable import VergeORM
+@testable import Verge
 import VergeTestSupport
 import XCTest
 

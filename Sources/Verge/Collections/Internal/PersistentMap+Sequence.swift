@@ -1,16 +1,16 @@
 extension PersistentMap: Sequence {
   /// Iterates the entries in hash order (unspecified but stable for a value).
   @usableFromInline
-  struct Iterator: IteratorProtocol {
-    @usableFromInline var stack: [(node: MapNode<Key, Value>, entry: Int, child: Int)]
+  package struct Iterator: IteratorProtocol {
+    @usableFromInline package var stack: [(node: MapNode<Key, Value>, entry: Int, child: Int)]
 
     @inlinable
-    init(root: MapNode<Key, Value>) {
+    package init(root: MapNode<Key, Value>) {
       stack = [(root, 0, 0)]
     }
 
     @inlinable
-    mutating func next() -> (key: Key, value: Value)? {
+    package mutating func next() -> (key: Key, value: Value)? {
       while let top = stack.last {
         if top.entry < top.node.entryCount {
           stack[stack.count - 1].entry += 1
@@ -28,18 +28,18 @@ extension PersistentMap: Sequence {
   }
 
   @inlinable
-  func makeIterator() -> Iterator {
+  package func makeIterator() -> Iterator {
     Iterator(root: root)
   }
 
   @inlinable
-  var underestimatedCount: Int { count }
+  package var underestimatedCount: Int { count }
 }
 
 
 extension PersistentMap {
   /// Structural problems of the trie, for invariant checks; empty when sound.
-  func invariantViolations() -> [String] {
+  package func invariantViolations() -> [String] {
     var problems: [String] = []
     var counted = 0
     func visit(_ node: MapNode<Key, Value>, shift: UInt64, prefix: UInt64, isRoot: Bool) {

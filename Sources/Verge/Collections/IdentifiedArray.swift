@@ -1,0 +1,197 @@
+/// An ordered, random-access collection of elements with unique ids: the
+/// collection to keep a list's rows in when the state is shared, copied and
+/// compared, as a store's state is.
+///
+/// It reads like an array (`array[0]`, `for row in array`) and like a
+/// dictionary (`array[id: id]`), and refuses a second element with an id it
+/// already holds. The surface is that of The Composable Architecture's
+/// `IdentifiedArray` (swift-identified-collections).
+///
+/// ```swift
+/// struct Row: Identifiable, Equatable {
+///   let id: Int
+///   var title: String
+/// }
+///
+/// var rows: IdentifiedArrayOf<Row> = [Row(id: 1, title: "One"), Row(id: 2, title: "Two")]
+/// rows[id: 2]?.title = "Deux"        // write by id
+/// rows[id: 3] = Row(id: 3, title: "Three") // a missing id appends
+/// rows[id: 1] = nil                 // nil removes
+/// ```
+///
+/// It is structurally shared: elements live in a persistent B-tree and ids
+/// in a persistent hash trie (CHAMP), whose nodes copies share. Copying an
+/// array costs O(1); writing one element while an older copy is held (as a
+/// store does for its subscribers' `previous` state) copies one path of
+/// nodes, O(log n), not the whole array; and `==` between two versions
+/// skips the nodes they share, so it visits only what differs.
+///
+/// | operation | cost |
+/// |---|---|
+/// | copy | O(1) |
+/// | `array[id:]` read, `index(id:)`, `ids.contains` | O(log n) |
+/// | `array[id:]` write or remove, `remove(id:)` | O(log n), also while a copy is held |
+/// | `array[i]` read or write | O(log n) |
+/// | `append`, `insert(_:at:)`, `remove(at:)` | O(log n) amortized |
+/// | iteration | O(n) in all |
+/// | `==` of two versions | O(changed × log n); O(n) for unrelated arrays |
+/// | `sort`, `filter`, `reverse`, `removeAll(where:)` | O(n log n), O(n) |
+///
+/// Duplicate ids are a programming error where the caller promises
+/// uniqueness (``init(uniqueElements:id:)``, array literals, writes through
+/// ``subscript(id:)`` or `array[i]` that change an element's id): they stop
+/// the program with a message naming the id. Where duplicates can happen,
+/// ``append(_:)`` and ``insert(_:at:)`` report them (`inserted == false`)
+/// and decoding throws a `DecodingError`.
+public struct IdentifiedArray<ID: Hashable, Element> {
+  /// The elements, in order, each with its order label.
+  @usableFromInline var list: PersistentList<Element>
+  /// Each element's order label, by id.
+  @usableFromInline var positions: PersistentMap<ID, UInt64>
+  /// Reads an element's id.
+  @usableFromInline let idPath: KeyPath<Element, ID>
+
+  @inlinable
+  init(list: PersistentList<Element>, positions: PersistentMap<ID, UInt64>, idPath: KeyPath<Element, ID>) {
+    self.list = list
+    self.positions = positions
+    self.idPath = idPath
+  }
+
+  /// An array of `elements`, whose ids (read through `id`) must be unique.
+  ///
+  /// Two elements with one id stop the program with a message naming the id.
+  ///
+  /// - Parameters:
+  ///   - elements: The elements, in order.
+  ///   - id: The key path of an element's id.
+  /// - Complexity: O(n log n).
+  @inlinable
+  public init<S: Sequence>(uniqueElements elements: S, id: KeyPath<Element, ID>) where S.Element == Element {
+    let (array, duplicate) = Self.building(ContiguousArray(elements), id: id)
+    if let duplicate {
+      preconditionFailure("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
+    }
+    self = array
+  }
+
+  /// An array of `elements`, or the first id found twice.
+  @inlinable
+  static func building(_ elements: ContiguousArray<Element>, id: KeyPath<Element, ID>) -> (Self, duplicate: ID?) {
+    let list = PersistentList(elements)
+    var positions = PersistentMap<ID, UInt64>()
+    var duplicate: ID?
+    list.forEachLabelled { element, label in
+      let elementID = element[keyPath: id]
+      if duplicate == nil && positions.updateValue(label, forKey: elementID) != nil { duplicate = elementID }
+    }
+    return (Self(list: list, positions: positions, idPath: id), duplicate)
+  }
+
+  /// The elements, as an `Array`.
+  ///
+  /// - Complexity: O(n).
+  @inlinable
+  public var elements: [Element] {
+    Array(self)
+  }
+
+  /// The element with `id`, or `nil`; writing stores an element under its
+  /// id.
+  ///
+  /// Writing `nil` removes the element with `id`; writing an element for an
+  /// id the array does not hold appends it; writing an element whose own id
+  /// is not `id` stops the program.
+  ///
+  /// ```swift
+  /// rows[id: 2]?.title = "Deux"
+  /// rows[id: 1] = nil
+  /// ```
+  ///
+  /// - Parameter id: The id of the element.
+  /// - Complexity: O(log n), also while a copy of the array is held.
+  @inlinable
+  public subscript(id id: ID) -> Element? {
+    get {
+      guard let label = positions[id] else { return nil }
+      return list.locate(label: label).element
+    }
+    set {
+      guard let newValue else {
+        remove(id: id)
+        return
+      }
+      let newID = newValue[keyPath: idPath]
+      precondition(
+        newID == id,
+        "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
+      if let label = positions[id] {
+        list.update(at: list.index(ofLabel: label)) { $0 = newValue }
+      } else {
+        insertNew(newValue, id: id, at: count)
+      }
+    }
+  }
+
+  /// The position of the element with `id`, or `nil`.
+  ///
+  /// - Parameter id: The id to look for.
+  /// - Returns: The element's index.
+  /// - Complexity: O(log n).
+  @inlinable
+  public func index(id: ID) -> Int? {
+    positions[id].map { list.index(ofLabel: $0) }
+  }
+
+  /// Whether `self` and `other` hold their ids in the same storage, so
+  /// their ids are equal, in the same order; `false` says nothing.
+  ///
+  /// A write by id or by index that keeps the id leaves the ids' storage
+  /// alone; an insertion, removal or move replaces it.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  package func hasIdenticalIDs(to other: Self) -> Bool {
+    positions.isIdentical(to: other.positions)
+  }
+}
+
+/// An ``IdentifiedArray`` of `Identifiable` elements, identified by their
+/// `id`.
+public typealias IdentifiedArrayOf<Element: Identifiable> = IdentifiedArray<Element.ID, Element>
+
+extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
+  /// An empty array.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  public init() {
+    self.init(list: PersistentList(), positions: PersistentMap(), idPath: \.id)
+  }
+
+  /// An array of `elements`, whose ids must be unique.
+  ///
+  /// Two elements with one id stop the program with a message naming the id
+  /// (as in The Composable Architecture). To keep the first of each id
+  /// instead, ``append(_:)`` them one by one: it reports a duplicate and
+  /// leaves the array alone.
+  ///
+  /// - Parameter elements: The elements, in order.
+  /// - Complexity: O(n log n).
+  @inlinable
+  public init<S: Sequence>(uniqueElements elements: S) where S.Element == Element {
+    self.init(uniqueElements: elements, id: \.id)
+  }
+}
+
+extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, ID == Element.ID {
+  /// An array of the literal's elements, whose ids must be unique (a
+  /// duplicate stops the program with a message naming the id).
+  ///
+  /// - Parameter elements: The elements, in order.
+  /// - Complexity: O(n log n).
+  @inlinable
+  public init(arrayLiteral elements: Element...) {
+    self.init(uniqueElements: elements, id: \.id)
+  }
+}

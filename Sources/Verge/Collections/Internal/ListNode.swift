@@ -1,0 +1,124 @@
+/// A node of a ``PersistentList``: a leaf holding up to `leafCapacity`
+/// elements with their order labels, or a branch holding up to
+/// `branchCapacity` children with, per child, its element count and its
+/// greatest label.
+///
+/// Nodes are shared between copies of a list. A write copies a node only when
+/// it is shared (`isKnownUniquelyReferenced`); a uniquely referenced node is
+/// mutated in place.
+@usableFromInline
+final class ListNode<Element> {
+  /// A leaf: the label of each element. A branch: the greatest label under
+  /// each child.
+  @usableFromInline var labels: ContiguousArray<UInt64>
+  /// The elements, in order (leaves only).
+  @usableFromInline var elements: ContiguousArray<Element>
+  /// The children, in order (branches only).
+  @usableFromInline var children: ContiguousArray<ListNode>
+  /// How many elements each child holds (branches only).
+  @usableFromInline var counts: ContiguousArray<Int>
+  /// How many elements the node holds in all.
+  @usableFromInline var count: Int
+  @usableFromInline let isLeaf: Bool
+
+  @inlinable
+  init(labels: ContiguousArray<UInt64>, elements: ContiguousArray<Element>) {
+    self.labels = labels
+    self.elements = elements
+    self.children = []
+    self.counts = []
+    self.count = elements.count
+    self.isLeaf = true
+  }
+
+  @inlinable
+  init(children: ContiguousArray<ListNode>) {
+    self.labels = ContiguousArray(children.lazy.map(\.maxLabel))
+    self.elements = []
+    self.counts = ContiguousArray(children.lazy.map(\.count))
+    self.children = children
+    self.count = self.counts.reduce(0, +)
+    self.isLeaf = false
+  }
+
+  @inlinable
+  init(copying other: ListNode) {
+    labels = other.labels
+    elements = other.elements
+    children = other.children
+    counts = other.counts
+    count = other.count
+    isLeaf = other.isLeaf
+  }
+
+  /// Elements per leaf at most. A write held against an older copy copies
+  /// one leaf, so this bounds the elements copied per write.
+  @inlinable static var leafCapacity: Int { 32 }
+  /// Children per branch at most.
+  @inlinable static var branchCapacity: Int { 32 }
+  /// A node (other than the root) with fewer entries is merged with or
+  /// refilled from a sibling.
+  @inlinable static var minimumFill: Int { 8 }
+
+  /// The greatest label in the node (which must not be empty).
+  @inlinable var maxLabel: UInt64 { labels[labels.count &- 1] }
+
+  /// How many entries (elements or children) the node holds.
+  @inlinable var width: Int { isLeaf ? elements.count : children.count }
+
+  @inlinable var capacity: Int { isLeaf ? Self.leafCapacity : Self.branchCapacity }
+
+  /// The child holding position `index` and the position within it; an
+  /// `index` equal to the count lands at the end of the last child.
+  @inlinable
+  func child(containing index: Int) -> (child: Int, offset: Int) {
+    var child = 0
+    var offset = index
+    let last = counts.count &- 1
+    while child < last && offset >= counts[child] {
+      offset &-= counts[child]
+      child &+= 1
+    }
+    return (child, offset)
+  }
+
+  /// The child whose labels may include `label`: the first whose greatest
+  /// label is not below it.
+  @inlinable
+  func child(forLabel label: UInt64) -> Int? {
+    var low = 0
+    var high = labels.count
+    while low < high {
+      let middle = (low &+ high) >> 1
+      if labels[middle] < label { low = middle &+ 1 } else { high = middle }
+    }
+    return low < labels.count ? low : nil
+  }
+
+  /// Refreshes the count and greatest label kept for child `index`.
+  @inlinable
+  func refresh(child index: Int) {
+    let child = children[index]
+    counts[index] = child.count
+    labels[index] = child.maxLabel
+  }
+
+  /// Moves the second half of this overfull node into a new right sibling.
+  @inlinable
+  func split() -> ListNode {
+    let half = width / 2
+    if isLeaf {
+      let right = ListNode(labels: ContiguousArray(labels[half...]), elements: ContiguousArray(elements[half...]))
+      labels.removeSubrange(half...)
+      elements.removeSubrange(half...)
+      count = elements.count
+      return right
+    }
+    let right = ListNode(children: ContiguousArray(children[half...]))
+    children.removeSubrange(half...)
+    labels.removeSubrange(half...)
+    counts.removeSubrange(half...)
+    count -= right.count
+    return right
+  }
+}

@@ -1,0 +1,150 @@
+extension PersistentList where Element: Equatable {
+  /// Whether the two lists hold equal elements in the same order (labels
+  /// are not compared); `visited` counts the nodes whose contents were
+  /// examined, for tests of the cost.
+  ///
+  /// Nodes that both lists share (`===`) are skipped without looking inside.
+  /// Where the two trees have the same shape the walk descends pairwise, so
+  /// two versions that differ in one element visit one path; where their
+  /// shapes differ, the leaves below are compared in order, still skipping a
+  /// leaf that both share at the same position.
+  ///
+  /// - Complexity: O(1) for a list and its copy; O(log n) visits for two
+  ///   versions differing in one element; O(n) for unrelated lists.
+  @inlinable
+  func elementsEqual(_ other: PersistentList, visited: inout Int) -> Bool {
+    root.count == other.root.count && Self.equal(root, other.root, visited: &visited)
+  }
+
+  @inlinable
+  static func equal(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
+    if a === b { return true }
+    visited &+= 1
+    if a.isLeaf && b.isLeaf {
+      return a.elements == b.elements
+    }
+    if !a.isLeaf && !b.isLeaf && a.counts == b.counts {
+      for child in a.children.indices where !equal(a.children[child], b.children[child], visited: &visited) {
+        return false
+      }
+      return true
+    }
+    return equalLeaves(a, b, visited: &visited)
+  }
+
+  /// Compares the leaves under `a` and `b` in order, skipping a leaf both
+  /// share at the same position.
+  @inlinable
+  static func equalLeaves(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
+    var left: ContiguousArray<ListNode<Element>> = []
+    var right: ContiguousArray<ListNode<Element>> = []
+    collectLeaves(a, into: &left, visited: &visited)
+    collectLeaves(b, into: &right, visited: &visited)
+    var leftLeaf = 0
+    var leftOffset = 0
+    var rightLeaf = 0
+    var rightOffset = 0
+    while leftLeaf < left.count && rightLeaf < right.count {
+      if leftOffset == 0 && rightOffset == 0 && left[leftLeaf] === right[rightLeaf] {
+        leftLeaf &+= 1
+        rightLeaf &+= 1
+        continue
+      }
+      let x = left[leftLeaf].elements
+      let y = right[rightLeaf].elements
+      let run = Swift.min(x.count - leftOffset, y.count - rightOffset)
+      if !x[leftOffset..<(leftOffset + run)].elementsEqual(y[rightOffset..<(rightOffset + run)]) { return false }
+      leftOffset &+= run
+      rightOffset &+= run
+      if leftOffset == x.count {
+        leftLeaf &+= 1
+        leftOffset = 0
+      }
+      if rightOffset == y.count {
+        rightLeaf &+= 1
+        rightOffset = 0
+      }
+    }
+    return true
+  }
+
+  @inlinable
+  static func collectLeaves(_ node: ListNode<Element>, into leaves: inout ContiguousArray<ListNode<Element>>, visited: inout Int) {
+    if node.isLeaf {
+      if !node.elements.isEmpty { leaves.append(node) }
+      return
+    }
+    visited &+= 1
+    for child in node.children { collectLeaves(child, into: &leaves, visited: &visited) }
+  }
+}
+
+extension PersistentList {
+  /// How many nodes of this list another list does not share: after a
+  /// write to a copy, the nodes that the write allocated. For tests of the
+  /// cost.
+  func nodesNotShared(with other: PersistentList) -> Int {
+    var theirs = Set<ObjectIdentifier>()
+    func collect(_ node: ListNode<Element>) {
+      theirs.insert(ObjectIdentifier(node))
+      for child in node.children { collect(child) }
+    }
+    collect(other.root)
+    func count(_ node: ListNode<Element>) -> Int {
+      if theirs.contains(ObjectIdentifier(node)) { return 0 }
+      return 1 + node.children.reduce(0) { $0 + count($1) }
+    }
+    return count(root)
+  }
+
+  /// The height of the tree (a lone leaf has height 1). For tests.
+  var height: Int {
+    var height = 1
+    var node = root
+    while !node.isLeaf {
+      node = node.children[0]
+      height += 1
+    }
+    return height
+  }
+
+  /// Structural problems of the tree, for invariant checks; empty when
+  /// sound: counts and greatest labels match the children, labels grow
+  /// strictly, nodes other than the root are filled at least to
+  /// `minimumFill` and at most to capacity, leaves are all at one depth.
+  func invariantViolations() -> [String] {
+    var problems: [String] = []
+    var previousLabel: UInt64?
+    var leafDepth: Int?
+    func visit(_ node: ListNode<Element>, depth: Int, isRoot: Bool) {
+      if node.width > node.capacity { problems.append("node over capacity: \(node.width)") }
+      if !isRoot && node.width < ListNode<Element>.minimumFill { problems.append("node under minimum fill: \(node.width)") }
+      if node.isLeaf {
+        if let leafDepth, leafDepth != depth { problems.append("leaves at depths \(leafDepth) and \(depth)") }
+        leafDepth = depth
+        if node.labels.count != node.elements.count { problems.append("labels and elements differ in number") }
+        if node.count != node.elements.count { problems.append("leaf count \(node.count) for \(node.elements.count) elements") }
+        for label in node.labels {
+          if let previousLabel, previousLabel >= label { problems.append("labels out of order") }
+          previousLabel = label
+        }
+        return
+      }
+      if isRoot && node.children.count < 2 { problems.append("root branch with \(node.children.count) child") }
+      if node.counts.count != node.children.count || node.labels.count != node.children.count {
+        problems.append("branch arrays differ in length")
+        return
+      }
+      for (index, child) in node.children.enumerated() {
+        if node.counts[index] != child.count { problems.append("stale child count") }
+        if child.count == 0 { problems.append("empty child") } else if node.labels[index] != child.maxLabel {
+          problems.append("stale child label")
+        }
+        visit(child, depth: depth + 1, isRoot: false)
+      }
+      if node.count != node.counts.reduce(0, +) { problems.append("branch count does not add up") }
+    }
+    visit(root, depth: 0, isRoot: true)
+    return problems
+  }
+}

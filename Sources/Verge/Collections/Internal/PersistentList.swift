@@ -1,0 +1,351 @@
+/// A persistent, structurally shared sequence: a B-tree of elements whose
+/// branches keep each child's element count (for positional access) and
+/// greatest label (for search by label).
+///
+/// Every element carries an order label, a `UInt64` that grows along the
+/// sequence, so that a position can be found from a label alone (``index(ofLabel:)``)
+/// while the positions of later elements shift on insertion. The labels are
+/// chosen by the caller (see ``freeLabel(at:)`` and ``relabel(around:_:)``).
+///
+/// Copies share every node. A write copies the nodes on its path that
+/// another copy shares and mutates uniquely referenced ones in place, so it
+/// costs O(log n) also while an earlier copy is held.
+@usableFromInline
+struct PersistentList<Element> {
+  @usableFromInline var root: ListNode<Element>
+
+  @inlinable
+  init() {
+    root = ListNode(labels: [], elements: [])
+  }
+
+  /// A list of `elements` labelled evenly around the middle of the label
+  /// space, built bottom-up with full leaves.
+  ///
+  /// - Complexity: O(n).
+  @inlinable
+  init(_ elements: ContiguousArray<Element>) {
+    let stride = Self.spacing(for: elements.count)
+    let first = Self.center &- stride &* UInt64(elements.count / 2)
+    var level: ContiguousArray<ListNode<Element>> = []
+    level.reserveCapacity(elements.count / ListNode<Element>.leafCapacity + 1)
+    var start = 0
+    while start < elements.count {
+      let end = Swift.min(start + ListNode<Element>.leafCapacity, elements.count)
+      var labels = ContiguousArray<UInt64>()
+      labels.reserveCapacity(end - start)
+      for offset in start..<end { labels.append(first &+ stride &* UInt64(offset)) }
+      level.append(ListNode(labels: labels, elements: ContiguousArray(elements[start..<end])))
+      start = end
+    }
+    guard !level.isEmpty else {
+      root = ListNode(labels: [], elements: [])
+      return
+    }
+    while level.count > 1 {
+      var parents: ContiguousArray<ListNode<Element>> = []
+      var index = 0
+      while index < level.count {
+        let end = Swift.min(index + ListNode<Element>.branchCapacity, level.count)
+        parents.append(ListNode(children: ContiguousArray(level[index..<end])))
+        index = end
+      }
+      level = parents
+    }
+    Self.fixLastFill(level[0])
+    root = level[0]
+  }
+
+  /// Bulk loading leaves the last node of each level possibly underfull:
+  /// refill it from its left sibling.
+  @inlinable
+  static func fixLastFill(_ node: ListNode<Element>) {
+    guard !node.isLeaf, node.children.count > 1 else { return }
+    let last = node.children.count - 1
+    if node.children[last].width < ListNode<Element>.minimumFill {
+      node.rebalance(child: last)
+    }
+    fixLastFill(node.children[node.children.count - 1])
+  }
+
+  /// The middle of the label space, where a new list starts.
+  @inlinable static var center: UInt64 { 1 << 63 }
+
+  /// The distance between consecutive labels when `count` elements are
+  /// labelled afresh: 2³² (room for 32 insertions between two neighbours),
+  /// less when that would not fit.
+  @inlinable
+  static func spacing(for count: Int) -> UInt64 {
+    Swift.min(1 << 32, UInt64.max / UInt64(count + 2))
+  }
+
+  @inlinable var count: Int { root.count }
+
+  // MARK: Reading
+
+  /// The element at `index`.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func element(at index: Int) -> Element {
+    var node = root
+    var offset = index
+    while !node.isLeaf {
+      let (child, inner) = node.child(containing: offset)
+      node = node.children[child]
+      offset = inner
+    }
+    return node.elements[offset]
+  }
+
+  /// The label of the element at `index`.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func label(at index: Int) -> UInt64 {
+    var node = root
+    var offset = index
+    while !node.isLeaf {
+      let (child, inner) = node.child(containing: offset)
+      node = node.children[child]
+      offset = inner
+    }
+    return node.labels[offset]
+  }
+
+  /// The position and element of the element labelled `label`, which must
+  /// be present.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func locate(label: UInt64) -> (index: Int, element: Element) {
+    var node = root
+    var index = 0
+    while !node.isLeaf {
+      guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+      for before in 0..<child { index &+= node.counts[before] }
+      node = node.children[child]
+    }
+    guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+      preconditionFailure("IdentifiedArray: label not found")
+    }
+    return (index &+ offset, node.elements[offset])
+  }
+
+  /// The position of the element labelled `label`, which must be present.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func index(ofLabel label: UInt64) -> Int {
+    locate(label: label).index
+  }
+
+  // MARK: Writing
+
+  /// Runs `body` on the element at `index`, in place.
+  ///
+  /// - Complexity: O(log n): the nodes on the path that another list
+  ///   shares are copied.
+  @inlinable
+  mutating func update<Result>(at index: Int, _ body: (inout Element) throws -> Result) rethrows -> Result {
+    try Self.update(&root, at: index, body)
+  }
+
+  @inlinable
+  static func update<Result>(
+    _ node: inout ListNode<Element>, at index: Int, _ body: (inout Element) throws -> Result
+  ) rethrows -> Result {
+    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    if node.isLeaf { return try body(&node.elements[index]) }
+    let (child, offset) = node.child(containing: index)
+    return try update(&node.children[child], at: offset, body)
+  }
+
+  /// Inserts `element` labelled `label` at `index`; the label must lie
+  /// strictly between the labels of its new neighbours.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func insert(_ element: Element, label: UInt64, at index: Int) {
+    if let right = Self.insert(&root, element, label: label, at: index) {
+      root = ListNode(children: [root, right])
+    }
+  }
+
+  /// Returns the new right sibling when `node` had to split.
+  @inlinable
+  static func insert(_ node: inout ListNode<Element>, _ element: Element, label: UInt64, at index: Int) -> ListNode<Element>? {
+    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    node.count += 1
+    if node.isLeaf {
+      node.elements.insert(element, at: index)
+      node.labels.insert(label, at: index)
+      return node.elements.count > ListNode<Element>.leafCapacity ? node.split() : nil
+    }
+    let (child, offset) = node.child(containing: index)
+    let right = insert(&node.children[child], element, label: label, at: offset)
+    node.refresh(child: child)
+    guard let right else { return nil }
+    node.children.insert(right, at: child + 1)
+    node.counts.insert(right.count, at: child + 1)
+    node.labels.insert(right.maxLabel, at: child + 1)
+    return node.children.count > ListNode<Element>.branchCapacity ? node.split() : nil
+  }
+
+  /// Removes the element at `index`.
+  ///
+  /// - Returns: The element and its label.
+  /// - Complexity: O(log n).
+  @inlinable
+  @discardableResult
+  mutating func remove(at index: Int) -> (element: Element, label: UInt64) {
+    let removed = Self.remove(&root, at: index)
+    if !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+    return removed
+  }
+
+  @inlinable
+  static func remove(_ node: inout ListNode<Element>, at index: Int) -> (element: Element, label: UInt64) {
+    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    node.count -= 1
+    if node.isLeaf {
+      return (node.elements.remove(at: index), node.labels.remove(at: index))
+    }
+    let (child, offset) = node.child(containing: index)
+    let removed = remove(&node.children[child], at: offset)
+    if node.children[child].width < ListNode<Element>.minimumFill {
+      node.rebalance(child: child)
+    } else {
+      node.refresh(child: child)
+    }
+    if node.children.count == 1 && node.children[0].count == 0 {
+      // The root's only leaf emptied: become an empty leaf.
+      node = ListNode(labels: [], elements: [])
+    }
+    return removed
+  }
+
+  // MARK: Labels
+
+  /// A label strictly between the labels of the elements at `index - 1` and
+  /// `index` (an append steps 2³² past the last label), or `nil` when they
+  /// are adjacent and ``relabel(around:_:)`` must make room first.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func freeLabel(at index: Int) -> UInt64? {
+    if count == 0 { return Self.center }
+    let low: UInt64 = index > 0 ? label(at: index - 1) : 0
+    let high: UInt64 = index < count ? label(at: index) : .max
+    guard high - low >= 2 else { return nil }
+    let middle = low + (high - low) / 2
+    let step: UInt64 = 1 << 32
+    if index == count { return high - low > step ? low + step : middle }
+    if index == 0 { return high - low > step ? high - step : middle }
+    return middle
+  }
+
+  /// Spreads the labels of the smallest subtree around position `index`
+  /// whose label range leaves room, so that ``freeLabel(at:)`` finds one
+  /// there; `relabelled` sees each element with its new label.
+  ///
+  /// The subtree chosen is the lowest one on the path to `index` whose labels
+  /// can be spaced at least 2^(8 + 8 × height) apart (height 0 is a leaf), or
+  /// the whole list.
+  ///
+  /// - Complexity: O(k) for a subtree of k elements, plus `relabelled`'s
+  ///   cost per element.
+  @inlinable
+  mutating func relabel(around index: Int, _ relabelled: (Element, UInt64) -> Void) {
+    // Find the height of the subtree to relabel, walking down the path.
+    var ranges: [(low: UInt64, high: UInt64, count: Int)] = []
+    var node = root
+    var low: UInt64 = 0
+    var high: UInt64 = .max
+    var offset = Swift.min(index, count - 1)
+    while true {
+      ranges.append((low, high, node.count))
+      if node.isLeaf { break }
+      let (child, inner) = node.child(containing: offset)
+      if child > 0 { low = node.labels[child - 1] }
+      if child < node.children.count - 1 { high = node.labels[child] }
+      node = node.children[child]
+      offset = inner
+    }
+    var depth = 0
+    for level in Swift.stride(from: ranges.count - 1, to: 0, by: -1) {
+      let height = ranges.count - 1 - level
+      let range = ranges[level]
+      let step = (range.high - range.low) / UInt64(range.count + 1)
+      if step >> UInt64(Swift.min(8 + 8 * height, 62)) > 0 {
+        depth = level
+        break
+      }
+    }
+    if depth == 0 {
+      let spacing = Self.spacing(for: count)
+      var next = Self.center &- spacing &* UInt64(count / 2)
+      Self.relabel(&root, next: &next, stride: spacing, relabelled)
+      return
+    }
+    let range = ranges[depth]
+    let spacing = (range.high - range.low) / UInt64(range.count + 1)
+    var next = range.low + spacing
+    Self.relabel(&root, depth: depth, index: Swift.min(index, count - 1), next: &next, stride: spacing, relabelled)
+  }
+
+  /// Descends `depth` levels towards `index`, then relabels that subtree.
+  @inlinable
+  static func relabel(
+    _ node: inout ListNode<Element>, depth: Int, index: Int, next: inout UInt64, stride: UInt64,
+    _ relabelled: (Element, UInt64) -> Void
+  ) {
+    if depth == 0 {
+      relabel(&node, next: &next, stride: stride, relabelled)
+      return
+    }
+    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    let (child, offset) = node.child(containing: index)
+    relabel(&node.children[child], depth: depth - 1, index: offset, next: &next, stride: stride, relabelled)
+    node.refresh(child: child)
+  }
+
+  /// Labels every element under `node` `next`, `next + stride`, … in order.
+  @inlinable
+  static func relabel(
+    _ node: inout ListNode<Element>, next: inout UInt64, stride: UInt64, _ relabelled: (Element, UInt64) -> Void
+  ) {
+    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    if node.isLeaf {
+      for position in node.labels.indices {
+        node.labels[position] = next
+        relabelled(node.elements[position], next)
+        next &+= stride
+      }
+      return
+    }
+    for child in node.children.indices {
+      relabel(&node.children[child], next: &next, stride: stride, relabelled)
+      node.labels[child] = node.children[child].maxLabel
+    }
+  }
+}
+
+extension PersistentList {
+  /// Calls `body` with every element and its label, in order.
+  ///
+  /// - Complexity: O(n).
+  @inlinable
+  func forEachLabelled(_ body: (Element, UInt64) throws -> Void) rethrows {
+    try Self.forEachLabelled(root, body)
+  }
+
+  @inlinable
+  static func forEachLabelled(_ node: ListNode<Element>, _ body: (Element, UInt64) throws -> Void) rethrows {
+    if node.isLeaf {
+      for position in node.elements.indices { try body(node.elements[position], node.labels[position]) }
+      return
+    }
+    for child in node.children { try forEachLabelled(child, body) }
+  }
+}
