@@ -31,17 +31,24 @@ final class AppScaleTests: XCTestCase {
   func testGrowthIsJudgedInInstructionsFromTheSmallestToTheLargestSize() throws {
     let scenario = Scenario.appScale(quick: true)
     let form = [AppRow].formName
-    func counted(_ path: AppScalePath, _ count: Int, library: Double, baseline: Double) -> CaseResult {
+    func counted(
+      _ path: AppScalePath, _ count: Int, library: Double, baseline: Double, bytes: Double = 0
+    ) -> CaseResult {
       CaseResult(
         name: appScaleCaseName(path, form: form, count: count), units: 1,
-        library: SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: library),
+        library: SideResult(
+          nanosecondsPerOperation: .nan, allocationsPerOperation: 1, bytesPerOperation: bytes,
+          instructionsPerOperation: library),
         baseline: SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: baseline))
     }
+    // 10,000 rows of 24 bytes: a copy is 240,000 bytes, 1% is 2,400.
+    let rowBytes = Double(10_000 * MemoryLayout<AppRow>.stride)
     let results = ScenarioResults(cases: [
       counted(.rowAction, 100, library: 200, baseline: 100),
-      counted(.rowAction, 10_000, library: 250, baseline: 100),
+      counted(.rowAction, 10_000, library: 250, baseline: 100, bytes: rowBytes / 200),
       counted(.unrelatedAction, 100, library: 100, baseline: 100),
-      counted(.unrelatedAction, 10_000, library: 140, baseline: 100),
+      counted(.unrelatedAction, 10_000, library: 140, baseline: 100, bytes: rowBytes),
+      counted(.observation, 10_000, library: 1, baseline: 1, bytes: rowBytes),
     ])
     let verdicts = scenario.targets(results)
     func verdict(_ prefix: String) throws -> TargetVerdict {
@@ -52,6 +59,10 @@ final class AppScaleTests: XCTestCase {
     XCTAssertEqual(try verdict("(b) unrelated action, [Row]: at most 1.3×").outcome, .missed)
     XCTAssertEqual(try verdict("(a) row action through forEach, [Row], 100 rows").outcome, .met)
     XCTAssertEqual(try verdict("(a) row action through forEach, [Row], 10,000 rows").measured, "2.50×")
+    XCTAssertEqual(try verdict("(a) row action, [Row], 10,000 rows: no copy").outcome, .met)
+    XCTAssertEqual(try verdict("(b) unrelated action, [Row], 10,000 rows: no copy").outcome, .missed)
+    // Observation readers allocate when they read again: not judged on bytes.
+    XCTAssertNil(verdicts.first { $0.target.hasPrefix("(e) Observation, [Row], 10,000 rows: no copy") })
     // Paths that did not run are not judged.
     XCTAssertEqual(try verdict("(c) remove + re-add, [Row]").outcome, .notMeasured)
   }
@@ -65,6 +76,3 @@ final class AppScaleTests: XCTestCase {
   }
 }
 
-private func takesForEach<Rows: AppScaleRows>(_: Rows.Type) -> Bool {
-  Rows.listFeature != nil
-}

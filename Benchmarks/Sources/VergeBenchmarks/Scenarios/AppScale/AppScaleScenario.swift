@@ -1,6 +1,8 @@
+import Verge
+
 /// The row collections the app-scale scenario runs each path on, side by
 /// side.
-let appScaleForms: [any AppScaleRows.Type] = [[AppRow].self]
+let appScaleForms: [any AppScaleRows.Type] = [[AppRow].self, IdentifiedArrayOf<AppRow>.self]
 
 /// The sizes of the app-scale scenario; quick mode keeps two.
 struct AppScaleSizes {
@@ -44,17 +46,39 @@ extension Scenario {
         }
       }
     }
+    var probes: [Probe] = []
+    for count in sizes.counts {
+      for form in appScaleForms {
+        probes.append(observationProbe(rows: form, count: count))
+      }
+    }
     let forms = appScaleForms.map { $0.formName }
+    let withoutForEach = appScaleForms.filter { !takesForEach($0) }.map { $0.formName }
     return Scenario(
       number: 10,
       title: "App scale: each operation from \(grouped(sizes.counts[0])) to \(grouped(sizes.counts.last ?? 0)) rows",
       cases: cases,
-      // About 100 cases: shorter batches keep the full run near 3 minutes.
-      pace: Pace(batchDuration: .milliseconds(10), repetitions: 7),
+      probes: probes,
+      // About 90 cases: shorter batches keep the full run near a minute.
+      pace: Pace(batchDuration: .milliseconds(20), repetitions: 11),
       targets: { appScaleTargets($0, counts: sizes.counts, forms: forms) },
       chart: { appScaleChart($0, counts: sizes.counts, forms: forms) },
-      summary: { appScaleSummary($0, counts: sizes.counts, forms: forms) })
+      summary: { appScaleSummary($0, counts: sizes.counts, forms: forms, withoutForEach: withoutForEach) })
   }
+}
+
+/// The probe name of the Observation readers that one row's commit
+/// invalidates.
+func appScaleObservationProbeName(form: String, count: Int) -> String {
+  "(e) Observation readers invalidated by a commit of one row, \(form), \(grouped(count)) rows"
+}
+
+private func observationProbe<Rows: AppScaleRows>(rows: Rows.Type, count: Int) -> Probe {
+  Probe(
+    name: appScaleObservationProbeName(form: Rows.formName, count: count),
+    unit: "of \(grouped(appScaleReaders)) readers; baseline: select-and-compare closures called",
+    library: { observationInvalidations(rows, count: count) },
+    baseline: { baselineSelectorCalls(rows, count: count) })
 }
 
 /// The case of `path` on the collection `rows`, or `nil` when that
@@ -129,6 +153,29 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
           format: Formatting.ratio))
     }
   }
+  // Instruction counts hardly see a copy (`memcpy` moves many bytes per
+  // counted instruction): judge copies by the bytes allocated. Not for the
+  // Observation path, whose invalidated readers register again each
+  // operation (about 1 KiB each); its probe counts the invalidations.
+  let rowsBytes = Double(large * MemoryLayout<AppRow>.stride)
+  for path in AppScalePath.allCases where path.isPerCollection && path != .observation {
+    for form in all {
+      verdicts.append(
+        .atMost(
+          "\(path.shortName), \(form), \(grouped(large)) rows: no copy of the rows "
+            + "(less than 1% of their \(Formatting.bytes(rowsBytes)) allocated per operation)",
+          results[appScaleCaseName(path, form: form, count: large)]?.library.bytesPerOperation,
+          limit: rowsBytes / 100, format: { "\(Formatting.bytes($0))/op" }))
+    }
+  }
+  for form in all {
+    verdicts.append(
+      .atMost(
+        "(e) Observation, \(form), \(grouped(large)) rows: a commit of one row invalidates "
+          + "only that row's readers (at most 1 of \(grouped(appScaleReaders)))",
+        results.probe(appScaleObservationProbeName(form: form, count: large))?.library, limit: 1,
+        format: { "\(Formatting.count($0)) invalidated" }))
+  }
   for path in AppScalePath.allCases {
     for form in forms(of: path, all) {
       let first = results[appScaleCaseName(path, form: form, count: small)]
@@ -151,7 +198,9 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
 
 /// One row per path and collection: the library's figure per operation at
 /// each size, and the growth from the smallest to the largest.
-private func appScaleSummary(_ results: ScenarioResults, counts: [Int], forms all: [String]) -> String {
+private func appScaleSummary(
+  _ results: ScenarioResults, counts: [Int], forms all: [String], withoutForEach: [String]
+) -> String {
   guard let small = counts.first, let large = counts.last,
     let any = results.cases.first
   else { return "" }
@@ -182,7 +231,19 @@ private func appScaleSummary(_ results: ScenarioResults, counts: [Int], forms al
       lines.append("| \(path.shortName) | \(form) | " + cells.joined(separator: " | ") + " | \(growth) |")
     }
   }
+  if !withoutForEach.isEmpty {
+    let paths = AppScalePath.allCases.filter(\.needsForEach).map { String($0.label.prefix(3)) }
+    lines.append("")
+    lines.append(
+      "Not run on \(withoutForEach.joined(separator: ", ")): \(paths.joined(separator: ", ")), "
+        + "which send actions through `forEach`; it does not take that collection yet.")
+  }
   return lines.joined(separator: "\n") + "\n"
+}
+
+/// Whether `forEach` takes the collection `rows`.
+func takesForEach<Rows: AppScaleRows>(_ rows: Rows.Type) -> Bool {
+  Rows.listFeature != nil
 }
 
 private func appScaleChart(_ results: ScenarioResults, counts: [Int], forms all: [String]) -> LineChart {

@@ -211,6 +211,11 @@ final class ObservationReaders<Rows: AppScaleRows>: Sendable {
     }
   }
 
+  /// How many readers commits invalidated since they last read.
+  var invalidatedCount: Int {
+    invalidated.withLock { $0.count }
+  }
+
   func trackInvalidated() {
     let readers = invalidated.withLock { readers in
       let taken = readers
@@ -221,6 +226,33 @@ final class ObservationReaders<Rows: AppScaleRows>: Sendable {
       track(reader)
     }
   }
+}
+
+/// How many of the `appScaleReaders` Observation readers one commit of
+/// one watched row invalidates (the probe of path (e)).
+func observationInvalidations<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Double {
+  let readers = ObservationReaders(
+    store: Store<AppList<Rows>, Never>(initialState: listState(rows, count: count)), count: count)
+  for reader in readers.watched.indices {
+    readers.track(reader)
+  }
+  let id = readers.watched[readers.watched.count / 2]
+  readers.store.commit { $0.rows.update(id) { $0.value &+= 1 } }
+  return Double(readers.invalidatedCount)
+}
+
+/// How many of the baseline's select-and-compare closures one commit of
+/// one watched row calls back.
+func baselineSelectorCalls<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Double {
+  let store = BaselineStore(listState(rows, count: count))
+  let calls = SharedLock(0)
+  let watched = watchedRows(count: count)
+  for id in watched {
+    store.select({ $0.rows.row(id) }, onChange: { _ in calls.withLock { $0 += 1 } })
+  }
+  let id = watched[watched.count / 2]
+  store.commit { $0.rows.update(id) { $0.value &+= 1 } }
+  return Double(calls.withLock { $0 })
 }
 
 /// Hand-written select-and-compare closures on the watched rows.
