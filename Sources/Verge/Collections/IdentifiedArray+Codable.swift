@@ -24,7 +24,7 @@ extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, ID
     var elements = ContiguousArray<Element>()
     if let count = container.count { elements.reserveCapacity(count) }
     while !container.isAtEnd { elements.append(try container.decode(Element.self)) }
-    let (array, duplicate) = Self.building(elements, id: \.id)
+    let (array, duplicate) = Self.building(elements, identify: { $0.id })
     if let duplicate {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(

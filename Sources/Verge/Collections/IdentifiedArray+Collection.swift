@@ -51,14 +51,15 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     }
     set {
       precondition(position >= 0 && position < count, "IdentifiedArray: index \(position) out of range 0..<\(count)")
-      let idPath = self.idPath
+      let identify = self.identify
       list.update(at: position) { old in
-        let oldID = old[keyPath: idPath]
-        let newID = newValue[keyPath: idPath]
-        precondition(
-          oldID == newID,
-          "IdentifiedArray: the element at index \(position) has id \(String(reflecting: oldID)); writing one with id \(String(reflecting: newID)) would change it"
-        )
+        let oldID = identify(old)
+        let newID = identify(newValue)
+        if oldID != newID {
+          Misuse.report(
+            "IdentifiedArray: the element at index \(position) has id \(String(reflecting: oldID)); writing one with id \(String(reflecting: newID)) would change it"
+          )
+        }
         old = newValue
       }
     }

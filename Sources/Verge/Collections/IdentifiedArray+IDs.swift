@@ -35,7 +35,7 @@ extension IdentifiedArray {
     /// - Complexity: O(log n).
     @inlinable
     public subscript(position: Int) -> ID {
-      base[position][keyPath: base.idPath]
+      base.identify(base[position])
     }
 
     /// Whether `id` is one of the ids.
@@ -61,12 +61,12 @@ extension IdentifiedArray {
     /// Iterates the ids in order.
     public struct Iterator: IteratorProtocol {
       @usableFromInline var base: IdentifiedArray.Iterator
-      @usableFromInline let idPath: KeyPath<Element, ID>
+      @usableFromInline let identify: (Element) -> ID
 
       @inlinable
-      init(base: IdentifiedArray.Iterator, idPath: KeyPath<Element, ID>) {
+      init(base: IdentifiedArray.Iterator, identify: @escaping (Element) -> ID) {
         self.base = base
-        self.idPath = idPath
+        self.identify = identify
       }
 
       /// The next id, or `nil` at the end.
@@ -74,7 +74,7 @@ extension IdentifiedArray {
       /// - Complexity: O(1) amortized.
       @inlinable
       public mutating func next() -> ID? {
-        base.next().map { $0[keyPath: idPath] }
+        base.next().map(identify)
       }
     }
 
@@ -83,7 +83,7 @@ extension IdentifiedArray {
     /// - Complexity: O(log n) to start; iterating all costs O(n).
     @inlinable
     public func makeIterator() -> Iterator {
-      Iterator(base: base.makeIterator(), idPath: base.idPath)
+      Iterator(base: base.makeIterator(), identify: base.identify)
     }
   }
 }

@@ -7,9 +7,9 @@ extension IdentifiedArray {
       // The neighbours' labels are adjacent: spread a subtree's labels out.
       var positions = self.positions
       self.positions = PersistentMap()
-      let idPath = self.idPath
+      let identify = self.identify
       list.relabel(around: index) { element, label in
-        positions.updateValue(label, forKey: element[keyPath: idPath])
+        positions.updateValue(label, forKey: identify(element))
       }
       self.positions = positions
       label = list.freeLabel(at: index)
@@ -58,7 +58,7 @@ extension IdentifiedArray {
   @discardableResult
   public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
     precondition(index >= 0 && index <= count, "IdentifiedArray: insertion index \(index) out of range 0...\(count)")
-    let id = element[keyPath: idPath]
+    let id = identify(element)
     if let label = positions[id] { return (false, list.index(ofLabel: label)) }
     insertNew(element, id: id, at: index)
     return (true, index)
@@ -73,7 +73,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func updateOrAppend(_ element: Element) -> Element? {
-    let id = element[keyPath: idPath]
+    let id = identify(element)
     guard let label = positions[id] else {
       insertNew(element, id: id, at: count)
       return nil
@@ -96,7 +96,7 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func updateOrInsert(_ element: Element, at index: Int) -> (originalMember: Element?, index: Int) {
-    let id = element[keyPath: idPath]
+    let id = identify(element)
     guard let label = positions[id] else {
       precondition(index >= 0 && index <= count, "IdentifiedArray: insertion index \(index) out of range 0...\(count)")
       insertNew(element, id: id, at: index)

@@ -8,7 +8,7 @@ extension IdentifiedArray {
       problems.append("\(positions.count) ids for \(list.count) elements")
     }
     list.forEachLabelled { element, label in
-      let id = element[keyPath: idPath]
+      let id = identify(element)
       if positions[id] != label { problems.append("id \(id) not mapped to its element's label") }
     }
     return problems

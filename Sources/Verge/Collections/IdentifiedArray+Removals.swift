@@ -21,7 +21,7 @@ extension IdentifiedArray {
   public mutating func remove(at index: Int) -> Element {
     precondition(index >= 0 && index < count, "IdentifiedArray: index \(index) out of range 0..<\(count)")
     let element = list.remove(at: index).element
-    positions.removeValue(forKey: element[keyPath: idPath])
+    positions.removeValue(forKey: identify(element))
     return element
   }
 
@@ -57,7 +57,7 @@ extension IdentifiedArray {
       }
       index += 1
     }
-    self = Self.building(kept, id: idPath).0
+    self = Self.building(kept, identify: identify).0
   }
 
   /// Removes every element.

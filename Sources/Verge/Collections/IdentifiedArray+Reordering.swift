@@ -22,7 +22,7 @@ extension IdentifiedArray {
     }
     var target = destination - source.count(in: 0..<destination)
     for element in moved.reversed() {
-      insertNew(element, id: element[keyPath: idPath], at: target)
+      insertNew(element, id: identify(element), at: target)
       target += 1
     }
   }
@@ -43,8 +43,8 @@ extension IdentifiedArray {
     let secondLabel = list.label(at: j)
     list.update(at: i) { $0 = second }
     list.update(at: j) { $0 = first }
-    positions.updateValue(firstLabel, forKey: second[keyPath: idPath])
-    positions.updateValue(secondLabel, forKey: first[keyPath: idPath])
+    positions.updateValue(firstLabel, forKey: identify(second))
+    positions.updateValue(secondLabel, forKey: identify(first))
   }
 
   /// Sorts the elements in place with `areInIncreasingOrder`.
@@ -56,7 +56,7 @@ extension IdentifiedArray {
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
     var elements = ContiguousArray(self)
     try elements.sort(by: areInIncreasingOrder)
-    self = Self.building(elements, id: idPath).0
+    self = Self.building(elements, identify: identify).0
   }
 
   /// Reverses the order of the elements.
@@ -64,7 +64,7 @@ extension IdentifiedArray {
   /// - Complexity: O(n log n); the array is rebuilt.
   @inlinable
   public mutating func reverse() {
-    self = Self.building(ContiguousArray(reversed()), id: idPath).0
+    self = Self.building(ContiguousArray(reversed()), identify: identify).0
   }
 
   /// The elements that `isIncluded` selects, in order, as an array of the
@@ -77,7 +77,7 @@ extension IdentifiedArray {
   public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
     var kept = ContiguousArray<Element>()
     for element in self where try isIncluded(element) { kept.append(element) }
-    return Self.building(kept, id: idPath).0
+    return Self.building(kept, identify: identify).0
   }
 }
 

@@ -48,14 +48,16 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   @usableFromInline var list: PersistentList<Element>
   /// Each element's order label, by id.
   @usableFromInline var positions: PersistentMap<ID, UInt64>
-  /// Reads an element's id.
-  @usableFromInline let idPath: KeyPath<Element, ID>
+  /// Reads an element's id: `{ $0.id }` for `Identifiable` elements,
+  /// specialized where the array is made (a key path would be read through
+  /// the runtime on every insertion and removal).
+  @usableFromInline let identify: (Element) -> ID
 
   @inlinable
-  init(list: PersistentList<Element>, positions: PersistentMap<ID, UInt64>, idPath: KeyPath<Element, ID>) {
+  init(list: PersistentList<Element>, positions: PersistentMap<ID, UInt64>, identify: @escaping (Element) -> ID) {
     self.list = list
     self.positions = positions
-    self.idPath = idPath
+    self.identify = identify
   }
 
   /// An array of `elements`, whose ids (read through `id`) must be unique.
@@ -68,24 +70,31 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// - Complexity: O(n log n).
   @inlinable
   public init<S: Sequence>(uniqueElements elements: S, id: KeyPath<Element, ID>) where S.Element == Element {
-    let (array, duplicate) = Self.building(ContiguousArray(elements), id: id)
+    self.init(uniqueElements: elements, identify: { $0[keyPath: id] })
+  }
+
+  /// An array of `elements` identified by `identify`; a duplicate id stops
+  /// the program.
+  @inlinable
+  init<S: Sequence>(uniqueElements elements: S, identify: @escaping (Element) -> ID) where S.Element == Element {
+    let (array, duplicate) = Self.building(ContiguousArray(elements), identify: identify)
     if let duplicate {
-      preconditionFailure("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
+      Misuse.report("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
     }
     self = array
   }
 
   /// An array of `elements`, or the first id found twice.
   @inlinable
-  static func building(_ elements: ContiguousArray<Element>, id: KeyPath<Element, ID>) -> (Self, duplicate: ID?) {
+  static func building(_ elements: ContiguousArray<Element>, identify: @escaping (Element) -> ID) -> (Self, duplicate: ID?) {
     let list = PersistentList(elements)
     var positions = PersistentMap<ID, UInt64>()
     var duplicate: ID?
     list.forEachLabelled { element, label in
-      let elementID = element[keyPath: id]
+      let elementID = identify(element)
       if duplicate == nil && positions.updateValue(label, forKey: elementID) != nil { duplicate = elementID }
     }
-    return (Self(list: list, positions: positions, idPath: id), duplicate)
+    return (Self(list: list, positions: positions, identify: identify), duplicate)
   }
 
   /// The elements, as an `Array`.
@@ -114,17 +123,18 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   public subscript(id id: ID) -> Element? {
     get {
       guard let label = positions[id] else { return nil }
-      return list.locate(label: label).element
+      return list.element(label: label)
     }
     set {
       guard let newValue else {
         remove(id: id)
         return
       }
-      let newID = newValue[keyPath: idPath]
-      precondition(
-        newID == id,
-        "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
+      let newID = identify(newValue)
+      if newID != id {
+        Misuse.report(
+          "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
+      }
       if let label = positions[id] {
         list.update(at: list.index(ofLabel: label)) { $0 = newValue }
       } else {
@@ -166,7 +176,7 @@ extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
   /// - Complexity: O(1).
   @inlinable
   public init() {
-    self.init(list: PersistentList(), positions: PersistentMap(), idPath: \.id)
+    self.init(list: PersistentList(), positions: PersistentMap(), identify: { $0.id })
   }
 
   /// An array of `elements`, whose ids must be unique.
@@ -180,7 +190,7 @@ extension IdentifiedArray where Element: Identifiable, ID == Element.ID {
   /// - Complexity: O(n log n).
   @inlinable
   public init<S: Sequence>(uniqueElements elements: S) where S.Element == Element {
-    self.init(uniqueElements: elements, id: \.id)
+    self.init(uniqueElements: elements, identify: { $0.id })
   }
 }
 
@@ -192,6 +202,6 @@ extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable
   /// - Complexity: O(n log n).
   @inlinable
   public init(arrayLiteral elements: Element...) {
-    self.init(uniqueElements: elements, id: \.id)
+    self.init(uniqueElements: elements, identify: { $0.id })
   }
 }

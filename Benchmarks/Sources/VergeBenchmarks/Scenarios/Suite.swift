@@ -18,6 +18,7 @@ enum Suite {
       .persistence(quick: quick),
       .idiomatic,
       .scopesAsViews,
+      .identifiedArray,
       .appScale(quick: quick),
     ]
   }

@@ -6,19 +6,25 @@
 /// Nodes are shared between copies of a list. A write copies a node only when
 /// it is shared (`isKnownUniquelyReferenced`); a uniquely referenced node is
 /// mutated in place.
+///
+/// The fields skip the runtime's dynamic exclusivity checks, which otherwise
+/// cost more than the tree's own work: a node is written only by the one
+/// list value that references it uniquely, inside that value's own mutating
+/// access (which the compiler checks statically), so two accesses to one
+/// node's fields never overlap.
 @usableFromInline
 final class ListNode<Element> {
   /// A leaf: the label of each element. A branch: the greatest label under
   /// each child.
-  @usableFromInline var labels: ContiguousArray<UInt64>
+  @usableFromInline @exclusivity(unchecked) var labels: ContiguousArray<UInt64>
   /// The elements, in order (leaves only).
-  @usableFromInline var elements: ContiguousArray<Element>
+  @usableFromInline @exclusivity(unchecked) var elements: ContiguousArray<Element>
   /// The children, in order (branches only).
-  @usableFromInline var children: ContiguousArray<ListNode>
+  @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<ListNode>
   /// How many elements each child holds (branches only).
-  @usableFromInline var counts: ContiguousArray<Int>
+  @usableFromInline @exclusivity(unchecked) var counts: ContiguousArray<Int>
   /// How many elements the node holds in all.
-  @usableFromInline var count: Int
+  @usableFromInline @exclusivity(unchecked) var count: Int
   @usableFromInline let isLeaf: Bool
 
   @inlinable

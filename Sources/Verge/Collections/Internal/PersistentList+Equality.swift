@@ -1,50 +1,101 @@
 extension PersistentList where Element: Equatable {
   /// Whether the two lists hold equal elements in the same order (labels
-  /// are not compared); `visited` counts the nodes whose contents were
-  /// examined, for tests of the cost.
+  /// are not compared); `visited` counts the nodes examined, for tests of
+  /// the cost.
   ///
   /// Nodes that both lists share (`===`) are skipped without looking inside.
-  /// Where the two trees have the same shape the walk descends pairwise, so
-  /// two versions that differ in one element visit one path; where their
-  /// shapes differ, the leaves below are compared in order, still skipping a
-  /// leaf that both share at the same position.
+  /// Children that start at the same position and hold as many elements are
+  /// compared pairwise; where insertions and removals shifted the children
+  /// of two branches against each other, only the run of children between
+  /// two positions where they line up again is opened, one level at a time,
+  /// down to its leaves. So two versions differing in one element visit one
+  /// path, and a few insertions and removals visit a few paths.
   ///
-  /// - Complexity: O(1) for a list and its copy; O(log n) visits for two
-  ///   versions differing in one element; O(n) for unrelated lists.
+  /// - Complexity: O(1) for a list and its copy; O(log n) visits per
+  ///   difference between two versions; O(n) for unrelated lists.
   @inlinable
   func elementsEqual(_ other: PersistentList, visited: inout Int) -> Bool {
     root.count == other.root.count && Self.equal(root, other.root, visited: &visited)
   }
 
+  /// Whether two nodes holding as many elements hold equal ones.
   @inlinable
   static func equal(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
     if a === b { return true }
     visited &+= 1
-    if a.isLeaf && b.isLeaf {
-      return a.elements == b.elements
-    }
-    if !a.isLeaf && !b.isLeaf && a.counts == b.counts {
-      for child in a.children.indices where !equal(a.children[child], b.children[child], visited: &visited) {
-        return false
-      }
-      return true
-    }
-    return equalLeaves(a, b, visited: &visited)
+    if a.isLeaf && b.isLeaf { return a.elements == b.elements }
+    return equalRuns(a.isLeaf ? [a] : a.children, b.isLeaf ? [b] : b.children, visited: &visited)
   }
 
-  /// Compares the leaves under `a` and `b` in order, skipping a leaf both
+  /// Whether two sequences of nodes holding as many elements in all hold
+  /// equal ones.
+  @inlinable
+  static func equalRuns(
+    _ a: ContiguousArray<ListNode<Element>>, _ b: ContiguousArray<ListNode<Element>>, visited: inout Int
+  ) -> Bool {
+    var i = 0
+    var j = 0
+    while i < a.count && j < b.count {
+      if a[i].count == b[j].count {
+        if !equal(a[i], b[j], visited: &visited) { return false }
+        i &+= 1
+        j &+= 1
+        continue
+      }
+      // Misaligned: take the shortest runs on both sides that end together.
+      var runA: ContiguousArray<ListNode<Element>> = [a[i]]
+      var runB: ContiguousArray<ListNode<Element>> = [b[j]]
+      var endA = a[i].count
+      var endB = b[j].count
+      i &+= 1
+      j &+= 1
+      while endA != endB {
+        if endA < endB {
+          runA.append(a[i])
+          endA &+= a[i].count
+          i &+= 1
+        } else {
+          runB.append(b[j])
+          endB &+= b[j].count
+          j &+= 1
+        }
+      }
+      if runA.allSatisfy(\.isLeaf) && runB.allSatisfy(\.isLeaf) {
+        if !equalLeaves(runA, runB, visited: &visited) { return false }
+      } else if !equalRuns(open(runA, visited: &visited), open(runB, visited: &visited), visited: &visited) {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// The nodes one level down: each branch replaced by its children.
+  @inlinable
+  static func open(_ nodes: ContiguousArray<ListNode<Element>>, visited: inout Int) -> ContiguousArray<ListNode<Element>> {
+    var opened: ContiguousArray<ListNode<Element>> = []
+    for node in nodes {
+      if node.isLeaf {
+        opened.append(node)
+      } else {
+        visited &+= 1
+        opened.append(contentsOf: node.children)
+      }
+    }
+    return opened
+  }
+
+  /// Compares two runs of leaves element by element, skipping a leaf both
   /// share at the same position.
   @inlinable
-  static func equalLeaves(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
-    var left: ContiguousArray<ListNode<Element>> = []
-    var right: ContiguousArray<ListNode<Element>> = []
-    collectLeaves(a, into: &left, visited: &visited)
-    collectLeaves(b, into: &right, visited: &visited)
+  static func equalLeaves(
+    _ left: ContiguousArray<ListNode<Element>>, _ right: ContiguousArray<ListNode<Element>>, visited: inout Int
+  ) -> Bool {
     var leftLeaf = 0
     var leftOffset = 0
     var rightLeaf = 0
     var rightOffset = 0
     while leftLeaf < left.count && rightLeaf < right.count {
+      visited &+= 1
       if leftOffset == 0 && rightOffset == 0 && left[leftLeaf] === right[rightLeaf] {
         leftLeaf &+= 1
         rightLeaf &+= 1
@@ -66,16 +117,6 @@ extension PersistentList where Element: Equatable {
       }
     }
     return true
-  }
-
-  @inlinable
-  static func collectLeaves(_ node: ListNode<Element>, into leaves: inout ContiguousArray<ListNode<Element>>, visited: inout Int) {
-    if node.isLeaf {
-      if !node.elements.isEmpty { leaves.append(node) }
-      return
-    }
-    visited &+= 1
-    for child in node.children { collectLeaves(child, into: &leaves, visited: &visited) }
   }
 }
 

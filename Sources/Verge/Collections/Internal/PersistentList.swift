@@ -132,6 +132,22 @@ struct PersistentList<Element> {
     return (index &+ offset, node.elements[offset])
   }
 
+  /// The element labelled `label`, which must be present.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func element(label: UInt64) -> Element {
+    var node = root
+    while !node.isLeaf {
+      guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+      node = node.children[child]
+    }
+    guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+      preconditionFailure("IdentifiedArray: label not found")
+    }
+    return node.elements[offset]
+  }
+
   /// The position of the element labelled `label`, which must be present.
   ///
   /// - Complexity: O(log n).

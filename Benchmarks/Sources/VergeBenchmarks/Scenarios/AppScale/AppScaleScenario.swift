@@ -21,7 +21,7 @@ func appScaleCaseName(_ path: AppScalePath, form: String, count: Int) -> String 
 }
 
 extension Scenario {
-  /// 10. App scale (issue 23): every operation of an app with a list of
+  /// 11. App scale (issue 23): every operation of an app with a list of
   /// rows, from 100 to 100,000 rows, on a plain array and on an identified
   /// collection; the targets are a growth of at most 1.3× from the smallest
   /// to the largest size on every path, and a row action through `forEach`
@@ -55,7 +55,7 @@ extension Scenario {
     let forms = appScaleForms.map { $0.formName }
     let withoutForEach = appScaleForms.filter { !takesForEach($0) }.map { $0.formName }
     return Scenario(
-      number: 10,
+      number: 11,
       title: "App scale: each operation from \(grouped(sizes.counts[0])) to \(grouped(sizes.counts.last ?? 0)) rows",
       cases: cases,
       probes: probes,

@@ -1,0 +1,24 @@
+import Verge
+
+/// A row with an id and a value, as apps keep in lists.
+struct Row: Identifiable, Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+  let id: Int
+  var value: String
+
+  init(_ id: Int, _ value: String = "") {
+    self.id = id
+    self.value = value
+  }
+
+  static func < (lhs: Row, rhs: Row) -> Bool {
+    (lhs.id, lhs.value) < (rhs.id, rhs.value)
+  }
+
+  var description: String { "\(id):\(value)" }
+}
+
+/// An element that is not `Identifiable`, identified by a key path.
+struct Tag: Equatable, Sendable {
+  var name: String
+  var uses: Int
+}

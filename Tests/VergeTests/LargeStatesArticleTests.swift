@@ -1,0 +1,42 @@
+import Verge
+import XCTest
+
+/// The snippet of the Large states article (Verge.docc/LargeStates.md), as
+/// written there, with what it promises checked.
+final class LargeStatesArticleTests: XCTestCase {
+  struct Message: Identifiable, Equatable, Sendable {
+    let id: Int
+    var text: String
+    var isRead = false
+  }
+
+  struct Inbox: Equatable, Sendable {
+    var messages: IdentifiedArrayOf<Message> = []
+  }
+
+  func testOverview() {
+    // From the article:
+    let store = Store<Inbox, Never>(initialState: Inbox())
+    store.commit {
+      $0.messages.append(contentsOf: (0..<100_000).map { Message(id: $0, text: "Message \($0)") })
+    }
+
+    let before = store.state.messages          // a copy: O(1)
+    store.commit { $0.messages[id: 42]?.isRead = true }  // O(log n); `before` is untouched
+    store.commit { $0.messages[id: 7] = nil }            // removes the row with id 7
+    let after = store.state.messages
+
+    // Compares only the paths the two commits changed, not 100,000 rows.
+    let changed = after != before                        // true
+    let index = after.index(id: 42)                      // 41
+
+    // Checked:
+    XCTAssertTrue(changed)
+    XCTAssertEqual(index, 41)
+    XCTAssertEqual(before.count, 100_000)
+    XCTAssertEqual(before[id: 42]?.isRead, false)
+    XCTAssertEqual(after[id: 42]?.isRead, true)
+    XCTAssertNil(after[id: 7])
+    XCTAssertEqual(after.count, 99_999)
+  }
+}
