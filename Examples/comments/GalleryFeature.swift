@@ -72,11 +72,12 @@ extension GalleryState {
   /// One `PhotoFeature.State` per photo, in order, read from the database:
   /// the photo features keep nothing of their own (what they do comes back
   /// as actions the gallery stores), so writing through it changes nothing.
-  var photos: [PhotoFeature.State] {
+  var photos: IdentifiedArrayOf<PhotoFeature.State> {
     get {
-      database.entities.photo.find(in: database.indexes.allPhotos).map { photo in
-        PhotoFeature.State(id: photo.entityID, commentIDs: database.indexes.commentsByPhoto.ids(in: photo.entityID))
-      }
+      IdentifiedArrayOf(
+        uniqueElements: database.entities.photo.find(in: database.indexes.allPhotos).map { photo in
+          PhotoFeature.State(id: photo.entityID, commentIDs: database.indexes.commentsByPhoto.ids(in: photo.entityID))
+        })
     }
     set {}
   }

@@ -29,7 +29,7 @@ private struct TodoFeature: ActionReducer {
 
 private struct TodosFeature: ActionReducer {
   struct State: Equatable, Sendable {
-    var todos: [TodoFeature.State] = []
+    var todos: IdentifiedArrayOf<TodoFeature.State> = []
     var editing: TodoFeature.State?
     var nextID = 0
   }
@@ -53,9 +53,9 @@ private struct TodosFeature: ActionReducer {
       state.todos.append(.init(id: state.nextID, title: title))
       state.nextID += 1
     case .todo(let id, .delete):                     // reacts to a row's action
-      state.todos.removeAll { $0.id == id }
+      state.todos.remove(id: id)
     case .edit(let id):
-      state.editing = state.todos.first { $0.id == id }
+      state.editing = state.todos[id: id]
     case .stopEditing:
       state.editing = nil
     case .todo, .editor:

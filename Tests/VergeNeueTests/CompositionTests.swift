@@ -36,7 +36,7 @@ struct RowFeature: ActionReducer {
 /// A list of rows, a counter embedded on a part, and an optional detail.
 struct ListFeature: ActionReducer {
   struct State: Equatable, Sendable {
-    var rows: [RowFeature.State] = []
+    var rows: IdentifiedArrayOf<RowFeature.State> = []
     var detail: RowFeature.State?
     var counter = Address()
     var deletions = 0
@@ -65,7 +65,7 @@ struct ListFeature: ActionReducer {
     case .add(let id):
       state.rows.append(.init(id: id))
     case .row(let id, .delete), .row(let id, .archive):   // the parent reacts to a row's action
-      state.rows.removeAll { $0.id == id }
+      state.rows.remove(id: id)
       state.deletions += 1
     case .row(let id, .saved):
       state.savedRows.append(id)

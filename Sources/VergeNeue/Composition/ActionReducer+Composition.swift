@@ -38,38 +38,48 @@ extension ActionReducer {
   }
 
   /// This feature with one `element` feature per element of the
-  /// collection at `state`, each identified by its `id`.
+  /// identified array at `state`.
   ///
   /// An action for an element that is no longer there is ignored. When the
   /// parent (or the element itself) removes an element, the effects it
   /// still runs are cancelled.
   ///
+  /// ```swift
+  /// struct State: Equatable {
+  ///   var rows: IdentifiedArrayOf<RowFeature.State> = []
+  /// }
+  /// ListFeature().forEach(\.rows, action: ListFeature.rowCase, element: RowFeature())
+  /// ```
+  ///
   /// - Parameters:
-  ///   - state: Where the elements live in this feature's state.
+  ///   - state: Where the elements live in this feature's state: an
+  ///     `IdentifiedArray`, which finds an element by id in O(log n).
   ///   - action: The case of this feature's actions that carries an
   ///     element's id and action (`.row(id:action:)`).
   ///   - element: The feature of one element.
   /// - Returns: A feature that runs the parent and the elements.
-  /// - Complexity: O(n) per action for n elements: the element is found,
-  ///   and removed elements are looked for, by id.
+  /// - Complexity: An element's action finds and reduces the element in
+  ///   place in O(log n). Removed elements are looked for only when the
+  ///   reduction added, removed or moved ids, in time proportional to what
+  ///   changed; otherwise, and for any action of no element, nothing scans
+  ///   the elements.
   @inlinable
   public func forEach<Element: ActionReducer>(
-    _ state: WritableKeyPath<State, [Element.State]> & Sendable,
+    _ state: WritableKeyPath<State, IdentifiedArrayOf<Element.State>> & Sendable,
     action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
     Composed(parent: self) { state_, parentAction in
       guard let (id, elementAction) = action.extract(parentAction),
-        let index = state_[keyPath: state].firstIndex(where: { $0.id == id })
+        let effect = state_[keyPath: state].modify(id: id, { element.reduce(into: &$0, action: elementAction) })
       else { return .none }
-      let effect = element.reduce(into: &state_[keyPath: state][index], action: elementAction)
       return effect.isNone
         ? .none : effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
     } watchingRemovals: { before in
-      let ids = before[keyPath: state].map(\.id)
+      let ids = before[keyPath: state].idStorage
       return { after in
-        let remaining = Set(after[keyPath: state].map(\.id))
-        return .merge(ids.filter { !remaining.contains($0) }.map { .cancel(id: ChildEffects(owner: state, element: $0)) })
+        let removed = after[keyPath: state].idsRemoved(since: ids)
+        return removed.isEmpty ? .none : .merge(removed.map { .cancel(id: ChildEffects(owner: state, element: $0)) })
       }
     }
   }

@@ -1,0 +1,86 @@
+extension PersistentMap {
+  /// The keys of `earlier` that this map does not hold, found by walking
+  /// only the nodes the two maps do not share.
+  ///
+  /// - Complexity: O(1) when the maps share their root; otherwise
+  ///   proportional to the nodes that differ (O(k log n) for k keys added or
+  ///   removed since `earlier`), O(n) for unrelated maps.
+  @inlinable
+  package func keysRemoved(since earlier: PersistentMap) -> [Key] {
+    var removed: [Key] = []
+    MapNode.collectRemoved(from: earlier.root, in: root, shift: 0, into: &removed)
+    return removed
+  }
+}
+
+extension MapNode {
+  /// Appends to `removed` the keys under `old` that are not under `new`,
+  /// both being the nodes for one hash prefix at `shift`.
+  @inlinable
+  static func collectRemoved(from old: MapNode, in new: MapNode, shift: UInt64, into removed: inout [Key]) {
+    if old === new { return }
+    if shift >= maxShift {
+      for index in 0..<old.entryCount where new.collisionIndex(of: old.key(at: index)) == nil {
+        removed.append(old.key(at: index))
+      }
+      return
+    }
+    let oldHeader = old.fields
+    let newHeader = new.fields
+    var entries = oldHeader.dataMap
+    while entries != 0 {
+      let bit = entries & (0 &- entries)
+      entries ^= bit
+      let key = old.key(at: position(oldHeader.dataMap, bit))
+      if newHeader.dataMap & bit != 0 {
+        if new.key(at: position(newHeader.dataMap, bit)) != key { removed.append(key) }
+      } else if newHeader.nodeMap & bit != 0 {
+        let child = new.child(at: position(newHeader.nodeMap, bit))
+        if !child.contains(key, hash: PersistentMap<Key, Value>.hash(key), shift: shift + levelBits) {
+          removed.append(key)
+        }
+      } else {
+        removed.append(key)
+      }
+    }
+    var children = oldHeader.nodeMap
+    while children != 0 {
+      let bit = children & (0 &- children)
+      children ^= bit
+      let oldChild = old.child(at: position(oldHeader.nodeMap, bit))
+      if newHeader.nodeMap & bit != 0 {
+        collectRemoved(
+          from: oldChild, in: new.child(at: position(newHeader.nodeMap, bit)), shift: shift + levelBits,
+          into: &removed)
+      } else if newHeader.dataMap & bit != 0 {
+        let kept = new.key(at: position(newHeader.dataMap, bit))
+        oldChild.forEachKey { if $0 != kept { removed.append($0) } }
+      } else {
+        oldChild.forEachKey { removed.append($0) }
+      }
+    }
+  }
+
+  /// Whether `key` is under this node, which sits at `shift`.
+  @inlinable
+  func contains(_ key: Key, hash: UInt64, shift start: UInt64) -> Bool {
+    var node = self
+    var shift = start
+    while true {
+      if shift >= Self.maxShift { return node.collisionIndex(of: key) != nil }
+      let bit = Self.bit(hash, shift)
+      let header = node.fields
+      if header.dataMap & bit != 0 { return node.key(at: Self.position(header.dataMap, bit)) == key }
+      guard header.nodeMap & bit != 0 else { return false }
+      node = node.child(at: Self.position(header.nodeMap, bit))
+      shift += Self.levelBits
+    }
+  }
+
+  /// Calls `body` with every key under this node.
+  @inlinable
+  func forEachKey(_ body: (Key) -> Void) {
+    for index in 0..<entryCount { body(key(at: index)) }
+    for index in 0..<childCount { child(at: index).forEachKey(body) }
+  }
+}
