@@ -17,7 +17,7 @@ enum AppScalePath: CaseIterable {
   /// The letter of the brief, and the operation.
   var label: String {
     switch self {
-    case .rowAction: "(a) row action through forEach"
+    case .rowAction: "(a) row action through the list feature (forEach)"
     case .unrelatedAction: "(b) unrelated parent action"
     case .removeAndReAdd: "(c) remove a row and re-add it"
     case .ifChangedClosure: "(d) commit, 1,000 sinkState { $0.ifChanged({ $0.rows[k] }) }"
@@ -89,15 +89,6 @@ enum AppScalePath: CaseIterable {
     case .derivedEntity: "#17becf"
     case .testStore: "#393b79"
     case .persistedCommit: "#ad494a"
-    }
-  }
-
-  /// Whether the path sends actions through `forEach`, and so waits for a
-  /// collection that `forEach` takes.
-  var needsForEach: Bool {
-    switch self {
-    case .rowAction, .unrelatedAction, .removeAndReAdd, .testStore: true
-    default: false
     }
   }
 

@@ -3,7 +3,7 @@ import VergeNeue
 
 /// The rows in an identified collection, as issue 23 recommends: a row is
 /// read and written by its id (`rows[id: k]`), in O(log n) also while an
-/// older copy is held.
+/// older copy is held, and `forEach` composes the list feature.
 extension IdentifiedArray: AppScaleRows where ID == Int, Element == AppRow {
   static var formName: String { "IdentifiedArray" }
 
@@ -33,6 +33,7 @@ extension IdentifiedArray: AppScaleRows where ID == Int, Element == AppRow {
     \.rows[id: id]!
   }
 
-  /// `forEach` takes only an array of rows so far.
-  static var listFeature: Composed<AppListFeature<Self>>? { nil }
+  static var listFeature: Composed<AppListFeature<Self>> {
+    AppListFeature<Self>().forEach(\.rows, action: AppListAction.rowCase, element: AppRowFeature())
+  }
 }

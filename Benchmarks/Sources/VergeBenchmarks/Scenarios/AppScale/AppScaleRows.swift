@@ -38,9 +38,12 @@ protocol AppScaleRows: Equatable, Codable, Sendable {
   /// `\.rows[id]` as the collection spells it, for key-path forms
   /// (`ifChanged(_:)`, `.select`, `scope(_:reducer:)`).
   static func rowKeyPath(_ id: Int) -> WritableKeyPath<AppList<Self>, AppRow> & Sendable
-  /// The list feature with one `AppRowFeature` per row (`forEach`), or
-  /// `nil` while `forEach` does not take this collection.
-  static var listFeature: Composed<AppListFeature<Self>>? { get }
+  /// The list feature with one `AppRowFeature` per row.
+  associatedtype ListFeature: ActionReducer where ListFeature.State == AppList<Self>, ListFeature.Action == AppListAction
+  /// The list feature as an app keeps it with this collection: composed
+  /// with `forEach` where `forEach` takes the collection, written by hand
+  /// otherwise.
+  static var listFeature: ListFeature { get }
 }
 
 /// The app's state: the rows, a field that no row reads, and the row that
@@ -73,23 +76,27 @@ final class AppRowMethods: ReducerType {
   func increment() -> Mutation { .init { $0.value &+= 1 } }
 }
 
-/// The list feature: an action for a row, one that no row cares about, and
-/// removing a row and putting it back.
-struct AppListFeature<Rows: AppScaleRows>: ActionReducer {
-  typealias State = AppList<Rows>
-  enum Action: Sendable {
-    case row(id: Int, action: AppRowFeature.Action)
-    case bump
-    case park(id: Int)
-    case restore
-  }
+/// The list's actions: an action for a row, one that no row cares about,
+/// and removing a row and putting it back.
+enum AppListAction: Sendable {
+  case row(id: Int, action: AppRowFeature.Action)
+  case bump
+  case park(id: Int)
+  case restore
 
   /// The case that carries a row's actions, for `forEach`.
-  static var rowCase: ActionCase<Action, (id: Int, action: AppRowFeature.Action)> {
-    ActionCase({ .row(id: $0.id, action: $0.action) }) {
-      if case .row(let id, let action) = $0 { (id, action) } else { nil }
-    }
+  static let rowCase = ActionCase<AppListAction, (id: Int, action: AppRowFeature.Action)>({
+    .row(id: $0.id, action: $0.action)
+  }) {
+    if case .row(let id, let action) = $0 { (id, action) } else { nil }
   }
+}
+
+/// The list feature's own reduction (the parent's part; rows are reduced by
+/// their own feature).
+struct AppListFeature<Rows: AppScaleRows>: ActionReducer {
+  typealias State = AppList<Rows>
+  typealias Action = AppListAction
 
   func reduce(into state: inout AppList<Rows>, action: Action) -> Effect<Action, Activity> {
     switch action {

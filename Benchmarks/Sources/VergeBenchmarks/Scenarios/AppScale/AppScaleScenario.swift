@@ -53,7 +53,6 @@ extension Scenario {
       }
     }
     let forms = appScaleForms.map { $0.formName }
-    let withoutForEach = appScaleForms.filter { !takesForEach($0) }.map { $0.formName }
     return Scenario(
       number: 11,
       title: "App scale: each operation from \(grouped(sizes.counts[0])) to \(grouped(sizes.counts.last ?? 0)) rows",
@@ -63,7 +62,7 @@ extension Scenario {
       pace: Pace(batchDuration: .milliseconds(20), repetitions: 11),
       targets: { appScaleTargets($0, counts: sizes.counts, forms: forms) },
       chart: { appScaleChart($0, counts: sizes.counts, forms: forms) },
-      summary: { appScaleSummary($0, counts: sizes.counts, forms: forms, withoutForEach: withoutForEach) })
+      summary: { appScaleSummary($0, counts: sizes.counts, forms: forms) })
   }
 }
 
@@ -81,8 +80,8 @@ private func observationProbe<Rows: AppScaleRows>(rows: Rows.Type, count: Int) -
     baseline: { baselineSelectorCalls(rows, count: count) })
 }
 
-/// The case of `path` on the collection `rows`, or `nil` when that
-/// collection cannot run it yet (no `forEach` over it).
+/// The case of `path` on the collection `rows`; `nil` for the path that
+/// does not run per collection.
 private func appScaleCase<Rows: AppScaleRows>(
   _ path: AppScalePath, rows: Rows.Type, count: Int
 ) -> BenchmarkCase? {
@@ -92,15 +91,12 @@ private func appScaleCase<Rows: AppScaleRows>(
   }
   switch path {
   case .rowAction:
-    guard let feature = Rows.listFeature else { return nil }
-    return make({ rowActionThroughForEach(rows, feature: feature, count: count) }, { rowOwnSend() })
+    return make({ rowActionThroughForEach(rows, count: count) }, { rowOwnSend() })
   case .unrelatedAction:
-    guard let feature = Rows.listFeature else { return nil }
-    return make({ unrelatedAction(rows, feature: feature, count: count) }, { rowOwnSend() })
+    return make({ unrelatedAction(rows, count: count) }, { rowOwnSend() })
   case .removeAndReAdd:
-    guard let feature = Rows.listFeature else { return nil }
     return make(
-      { removeAndReAdd(rows, feature: feature, count: count) }, { baselineRemoveAndReAdd(rows, count: count) })
+      { removeAndReAdd(rows, count: count) }, { baselineRemoveAndReAdd(rows, count: count) })
   case .ifChangedClosure:
     return make(
       { ifChangedClosureSubscribers(rows, count: count) }, { baselineRowSelectors(rows, count: count) })
@@ -118,8 +114,7 @@ private func appScaleCase<Rows: AppScaleRows>(
   case .derivedEntity:
     return nil
   case .testStore:
-    guard let feature = Rows.listFeature else { return nil }
-    return make({ testStoreRowStep(rows, feature: feature, count: count) }, { rowOwnTestStoreStep() })
+    return make({ testStoreRowStep(rows, count: count) }, { rowOwnTestStoreStep() })
   case .persistedCommit:
     return make(
       { persistedRowCommit(rows, count: count, persisted: true) },
@@ -147,7 +142,7 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
     for count in Set([small, large]).sorted() {
       verdicts.append(
         .atMost(
-          "(a) row action through forEach, \(form), \(grouped(count)) rows: "
+          "(a) row action through the list feature, \(form), \(grouped(count)) rows: "
             + "at most 3× the same action sent to the row's own store",
           results[appScaleCaseName(.rowAction, form: form, count: count)]?.ratio, limit: 3,
           format: Formatting.ratio))
@@ -198,9 +193,7 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
 
 /// One row per path and collection: the library's figure per operation at
 /// each size, and the growth from the smallest to the largest.
-private func appScaleSummary(
-  _ results: ScenarioResults, counts: [Int], forms all: [String], withoutForEach: [String]
-) -> String {
+private func appScaleSummary(_ results: ScenarioResults, counts: [Int], forms all: [String]) -> String {
   guard let small = counts.first, let large = counts.last,
     let any = results.cases.first
   else { return "" }
@@ -231,19 +224,7 @@ private func appScaleSummary(
       lines.append("| \(path.shortName) | \(form) | " + cells.joined(separator: " | ") + " | \(growth) |")
     }
   }
-  if !withoutForEach.isEmpty {
-    let paths = AppScalePath.allCases.filter(\.needsForEach).map { String($0.label.prefix(3)) }
-    lines.append("")
-    lines.append(
-      "Not run on \(withoutForEach.joined(separator: ", ")): \(paths.joined(separator: ", ")), "
-        + "which send actions through `forEach`; it does not take that collection yet.")
-  }
   return lines.joined(separator: "\n") + "\n"
-}
-
-/// Whether `forEach` takes the collection `rows`.
-func takesForEach<Rows: AppScaleRows>(_ rows: Rows.Type) -> Bool {
-  Rows.listFeature != nil
 }
 
 private func appScaleChart(_ results: ScenarioResults, counts: [Int], forms all: [String]) -> LineChart {

@@ -57,10 +57,8 @@ private func listState<Rows: AppScaleRows>(_: Rows.Type, count: Int) -> AppList<
 
 // MARK: - (a), (b), (c): actions through forEach
 
-func rowActionThroughForEach<Rows: AppScaleRows>(
-  _ rows: Rows.Type, feature: Composed<AppListFeature<Rows>>, count: Int
-) -> Workload {
-  let store = ActionStore(initialState: listState(rows, count: count), reducer: feature)
+func rowActionThroughForEach<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
+  let store = ActionStore(initialState: listState(rows, count: count), reducer: Rows.listFeature)
   let walk = RowWalk(count: count)
   return Workload(keepAlive: [store]) { iterations in
     for _ in 0..<iterations {
@@ -69,10 +67,8 @@ func rowActionThroughForEach<Rows: AppScaleRows>(
   }
 }
 
-func unrelatedAction<Rows: AppScaleRows>(
-  _ rows: Rows.Type, feature: Composed<AppListFeature<Rows>>, count: Int
-) -> Workload {
-  let store = ActionStore(initialState: listState(rows, count: count), reducer: feature)
+func unrelatedAction<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
+  let store = ActionStore(initialState: listState(rows, count: count), reducer: Rows.listFeature)
   return Workload(keepAlive: [store]) { iterations in
     for _ in 0..<iterations {
       store.send(.bump)
@@ -93,10 +89,8 @@ func rowOwnSend() -> Workload {
 
 /// One operation: the parent removes a row (`forEach` cancels its
 /// effects), then puts it back where it was.
-func removeAndReAdd<Rows: AppScaleRows>(
-  _ rows: Rows.Type, feature: Composed<AppListFeature<Rows>>, count: Int
-) -> Workload {
-  let store = ActionStore(initialState: listState(rows, count: count), reducer: feature)
+func removeAndReAdd<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
+  let store = ActionStore(initialState: listState(rows, count: count), reducer: Rows.listFeature)
   let walk = RowWalk(count: count)
   return Workload(keepAlive: [store]) { iterations in
     for _ in 0..<iterations {
@@ -351,12 +345,10 @@ func baselineDictionarySelectors(count: Int) -> Workload {
 /// exhaustivity on; a batch runs in one task (see `runBlocking`). A run
 /// that reports a failure stops the suite: it would not be measuring the
 /// passing path.
-func testStoreRowStep<Rows: AppScaleRows>(
-  _ rows: Rows.Type, feature: Composed<AppListFeature<Rows>>, count: Int
-) -> Workload {
+func testStoreRowStep<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
   let failures = SharedLock<[String]>([])
   let reporter = TestFailureReporter { message, _, _ in failures.withLock { $0.append(message) } }
-  let store = Unshared(TestStore(initialState: listState(rows, count: count), reducer: feature, reporter: reporter))
+  let store = Unshared(TestStore(initialState: listState(rows, count: count), reducer: Rows.listFeature, reporter: reporter))
   let walk = Unshared(RowWalk(count: count))
   return Workload(keepAlive: [store]) { iterations in
     runBlocking {
