@@ -9,7 +9,7 @@ final class AppScaleTests: XCTestCase {
     for count in [100, 10_000] {
       for path in perCollection {
         for form in appScaleForms {
-          let name = appScaleCaseName(path, form: form.formName, count: count)
+          let name = appScaleCaseName(path, form: form.name, count: count)
           XCTAssertTrue(scenario.cases.contains { $0.name == name }, name)
         }
       }

@@ -2,7 +2,27 @@ import Verge
 
 /// The row collections the app-scale scenario runs each path on, side by
 /// side.
-let appScaleForms: [any AppScaleRows.Type] = [[AppRow].self, IdentifiedArrayOf<AppRow>.self]
+var appScaleForms: [AppScaleForm] { [.of([AppRow].self), .of(IdentifiedArrayOf<AppRow>.self)] }
+
+/// One row collection of the app-scale scenario: its name and how to make
+/// its cases.
+///
+/// Made from the concrete collection type, so that the workloads are
+/// compiled specialized for it, as an app's code is. (Reached through an
+/// existential metatype instead, they would run as unspecialized generic
+/// code, looking metadata up on every operation.)
+struct AppScaleForm {
+  let name: String
+  let makeCase: (AppScalePath, Int) -> BenchmarkCase?
+  let makeProbe: (Int) -> Probe
+
+  static func of<Rows: AppScaleRows>(_ rows: Rows.Type) -> AppScaleForm {
+    AppScaleForm(
+      name: Rows.formName,
+      makeCase: { path, count in appScaleCase(path, rows: rows, count: count) },
+      makeProbe: { count in observationProbe(rows: rows, count: count) })
+  }
+}
 
 /// The sizes of the app-scale scenario; quick mode keeps two.
 struct AppScaleSizes {
@@ -33,7 +53,7 @@ extension Scenario {
       for path in AppScalePath.allCases {
         if path.isPerCollection {
           for form in appScaleForms {
-            if let benchmarkCase = appScaleCase(path, rows: form, count: count) {
+            if let benchmarkCase = form.makeCase(path, count) {
               cases.append(benchmarkCase)
             }
           }
@@ -49,10 +69,10 @@ extension Scenario {
     var probes: [Probe] = []
     for count in sizes.counts {
       for form in appScaleForms {
-        probes.append(observationProbe(rows: form, count: count))
+        probes.append(form.makeProbe(count))
       }
     }
-    let forms = appScaleForms.map { $0.formName }
+    let forms = appScaleForms.map(\.name)
     return Scenario(
       number: 11,
       title: "App scale: each operation from \(grouped(sizes.counts[0])) to \(grouped(sizes.counts.last ?? 0)) rows",
@@ -72,7 +92,7 @@ func appScaleObservationProbeName(form: String, count: Int) -> String {
   "(e) Observation readers invalidated by a commit of one row, \(form), \(grouped(count)) rows"
 }
 
-private func observationProbe<Rows: AppScaleRows>(rows: Rows.Type, count: Int) -> Probe {
+func observationProbe<Rows: AppScaleRows>(rows: Rows.Type, count: Int) -> Probe {
   Probe(
     name: appScaleObservationProbeName(form: Rows.formName, count: count),
     unit: "of \(grouped(appScaleReaders)) readers; baseline: select-and-compare closures called",
@@ -82,7 +102,7 @@ private func observationProbe<Rows: AppScaleRows>(rows: Rows.Type, count: Int) -
 
 /// The case of `path` on the collection `rows`; `nil` for the path that
 /// does not run per collection.
-private func appScaleCase<Rows: AppScaleRows>(
+func appScaleCase<Rows: AppScaleRows>(
   _ path: AppScalePath, rows: Rows.Type, count: Int
 ) -> BenchmarkCase? {
   let name = appScaleCaseName(path, form: Rows.formName, count: count)
