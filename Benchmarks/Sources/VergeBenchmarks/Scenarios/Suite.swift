@@ -19,6 +19,7 @@ enum Suite {
       .idiomatic,
       .scopesAsViews,
       .identifiedArray,
+      .forEachRows,
       .appScale(quick: quick),
     ]
   }
