@@ -44,8 +44,9 @@ extension Scenario {
   /// 12. App scale (issue 23): every operation of an app with a list of
   /// rows, from 100 to 100,000 rows, on a plain array and on an identified
   /// collection; the targets are a growth of at most 1.3× from the smallest
-  /// to the largest size on every path, and a row action through `forEach`
-  /// within 3× the same action sent to the row's own store.
+  /// to the largest size on every path, a row action through the list
+  /// feature within 3× the same action sent to the row's own store, no copy
+  /// of the rows, and Observation readers invalidated only by their row.
   static func appScale(quick: Bool) -> Scenario {
     let sizes = quick ? AppScaleSizes.quick : .full
     var cases: [BenchmarkCase] = []
