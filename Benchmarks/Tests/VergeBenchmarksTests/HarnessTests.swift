@@ -38,6 +38,20 @@ final class HarnessTests: XCTestCase {
     XCTAssertFalse(try XCTUnwrap(Settings.parse(["--quick"])).countsInstructions)
   }
 
+  func testSVGOutputAndPaceSettings() throws {
+    let settings = try XCTUnwrap(Settings.parse(["--svg", "/tmp/chart.svg"]))
+    XCTAssertEqual(settings.svgOutput, "/tmp/chart.svg")
+    XCTAssertNil(Settings.parse(["--svg"]))
+    let pace = Pace(batchDuration: .milliseconds(10), repetitions: 7)
+    let paced = settings.paced(pace)
+    XCTAssertEqual(paced.batchDuration, .milliseconds(10))
+    XCTAssertEqual(paced.repetitions, 7)
+    // Quick and instruction-count runs keep their own batches.
+    XCTAssertEqual(Settings.quick.paced(pace).repetitions, Settings.quick.repetitions)
+    let counting = try XCTUnwrap(Settings.parse(["--callgrind", "/tmp/out"]))
+    XCTAssertEqual(counting.paced(pace).batchDuration, counting.batchDuration)
+  }
+
   func testCallgrindDumpTotalIsRead() {
     let dump = "events: Ir\nsummary: 0\n\nfn=(0) main\n0 600014\n\ntotals: 600014\n"
     XCTAssertEqual(CallgrindDumps.total(in: dump), 600_014)

@@ -4,11 +4,23 @@ import Dispatch
 /// thread: the harness times synchronous batches, and async workloads (a
 /// `TestStore`) run one whole batch per call so that the hop into the task
 /// is spread over the batch.
+///
+/// The task starts on the calling thread (`Task.immediate`) and stays there
+/// until it first suspends, so that work that never suspends (a
+/// `TestStore` step whose action is reduced synchronously) is counted by
+/// callgrind, which collects on the measuring thread only.
 func runBlocking(_ body: @escaping @Sendable () async -> Void) {
   let done = DispatchSemaphore(value: 0)
-  Task {
-    await body()
-    done.signal()
+  if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    Task.immediate {
+      await body()
+      done.signal()
+    }
+  } else {
+    Task {
+      await body()
+      done.signal()
+    }
   }
   done.wait()
 }

@@ -18,8 +18,26 @@ struct Scenario {
   let cases: [BenchmarkCase]
   /// Figures measured once per side rather than timed (memory held).
   var probes: [Probe] = []
+  /// Shorter batches for a full timed run of a scenario with many cases;
+  /// `nil` keeps the suite's (quick and instruction-count runs keep
+  /// theirs in any case).
+  var pace: Pace? = nil
   /// Judges the scenario's targets from its results.
   let targets: (ScenarioResults) -> [TargetVerdict]
+  /// The scenario's chart, drawn from its results, for `--svg`; `nil` for
+  /// none.
+  var chart: ((ScenarioResults) -> LineChart)? = nil
+  /// Markdown printed after the scenario's table (a digest of its
+  /// results); `nil` for none.
+  var summary: ((ScenarioResults) -> String)? = nil
+}
+
+/// How long a full timed run measures each case of one scenario.
+struct Pace {
+  /// Each timed batch runs about this long.
+  let batchDuration: Duration
+  /// Timed batches per side; the median is reported.
+  let repetitions: Int
 }
 
 /// The measured figures of one side of one case (medians over repetitions).

@@ -10,14 +10,18 @@ struct Settings {
   /// Where valgrind writes callgrind's dumps (its `--callgrind-out-file`),
   /// in instruction-count mode; `nil` when timing.
   var callgrindOutput: String?
+  /// Where to write the charts of the scenarios that have one, as SVG;
+  /// `nil` for no chart.
+  var svgOutput: String?
 
   static let full = Settings(batchDuration: .milliseconds(50), repetitions: 21, filter: nil, isQuick: false)
   static let quick = Settings(batchDuration: .milliseconds(2), repetitions: 3, filter: nil, isQuick: true)
 
   static let usage = """
-    usage: VergeBenchmarks [--quick] [--filter TEXT]
+    usage: VergeBenchmarks [--quick] [--filter TEXT] [--svg FILE]
       --quick        measure a few milliseconds per case (for CI)
       --filter TEXT  run only cases whose scenario or case name contains TEXT
+      --svg FILE     write the charts (the app-scale scenario's) to FILE
       --callgrind FILE
                      count instructions instead of timing: run under
                      valgrind --tool=callgrind --collect-atstart=no
@@ -29,6 +33,9 @@ struct Settings {
     var settings = Settings.full
     var filter: String?
     var callgrindOutput: String?
+  /// Where to write the charts of the scenarios that have one, as SVG;
+  /// `nil` for no chart.
+  var svgOutput: String?
     var index = 0
     while index < arguments.count {
       switch arguments[index] {
@@ -40,6 +47,9 @@ struct Settings {
       case "--callgrind" where index + 1 < arguments.count:
         index += 1
         callgrindOutput = arguments[index]
+      case "--svg" where index + 1 < arguments.count:
+        index += 1
+        svgOutput = arguments[index]
       default:
         return nil
       }
@@ -47,12 +57,23 @@ struct Settings {
     }
     settings.filter = filter
     settings.callgrindOutput = callgrindOutput
+    settings.svgOutput = svgOutput
     if callgrindOutput != nil {
       // One counted batch per side, sized like a quick batch: the count
       // does not depend on the batch's length, and valgrind is slow.
       settings.batchDuration = Settings.quick.batchDuration
       settings.repetitions = 1
     }
+    return settings
+  }
+
+  /// These settings with `pace`'s batches, for a full timed run; quick
+  /// and instruction-count runs keep their own.
+  func paced(_ pace: Pace?) -> Settings {
+    guard let pace, !isQuick, !countsInstructions else { return self }
+    var settings = self
+    settings.batchDuration = pace.batchDuration
+    settings.repetitions = pace.repetitions
     return settings
   }
 

@@ -82,7 +82,7 @@ private let persistenceDirectory: URL = {
 }()
 
 /// A file of its own for each workload (a file takes one store at a time).
-private func freshFile() -> URL {
+func freshFile() -> URL {
   persistenceDirectory.appendingPathComponent("\(UUID().uuidString).json")
 }
 

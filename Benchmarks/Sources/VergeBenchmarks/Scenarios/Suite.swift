@@ -5,7 +5,8 @@
 /// here.
 enum Suite {
   /// The scenarios; `quick` shrinks the big setups (1,000,000 entities
-  /// become 10,000) so that quick mode stays within seconds.
+  /// become 10,000; the app-scale rows run at 100 and 10,000 only) so that
+  /// quick mode stays within seconds.
   static func scenarios(quick: Bool) -> [Scenario] {
     [
       .commit,
@@ -19,6 +20,7 @@ enum Suite {
       .scopesAsViews,
       .identifiedArray,
       .forEachRows,
+      .appScale(quick: quick),
     ]
   }
 }
