@@ -559,3 +559,22 @@ extension VergeCompatibilityTests {
     withExtendedLifetime(subscription) {}
   }
 }
+
+extension VergeCompatibilityTests {
+  @MainActor
+  func testATaskRunsOnTheCallersActorAndADetachedOneDoesNot() async throws {
+    let store = Store<Demo, Never>(initialState: .init())
+    let label = Label()
+    try await store.task {
+      MainActor.assertIsolated()
+      label.text = "loaded"   // main-actor state, touched directly as in Verge
+    }.value
+    XCTAssertEqual(label.text, "loaded")
+    try await store.taskDetached {
+      XCTAssertFalse(Thread.isMainThread)
+    }.value
+    try await Task.detached {
+      try await store.task { XCTAssertFalse(Thread.isMainThread, "from nonisolated code, off the main actor") }.value
+    }.value
+  }
+}
