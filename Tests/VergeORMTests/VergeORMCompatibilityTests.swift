@@ -83,6 +83,24 @@ final class VergeORMCompatibilityTests: XCTestCase {
     XCTAssertEqual("\(authorID)", "Author(author.id)", "messages keep the short form")
   }
 
+  func testCurrentIsTheTableAsTheBatchHasLeftIt() {
+    var library = Library()
+    library.performBatchUpdates { $0.entities.author.insert(Author(rawID: "a1", name: "Herbert")) }
+    library.performBatchUpdates { context in
+      guard var author = context.entities.author.current.find(by: .init("a1")) else {
+        return XCTFail("the committed author is in the batch's table")
+      }
+      author.name = "Frank Herbert"
+      context.entities.author.insert(author)
+      let before = context.entities.author.current
+      XCTAssertEqual(before.find(by: .init("a1"))?.name, "Frank Herbert", "writes of the batch so far are seen")
+      context.entities.author.insert(Author(rawID: "a2"))
+      XCTAssertEqual(before.count, 1, "a table already read does not change with later writes")
+      XCTAssertEqual(context.entities.author.current.count, 2)
+    }
+    XCTAssertEqual(library.entities.author.find(by: .init("a1"))?.name, "Frank Herbert")
+  }
+
   /// The VergeORM snippet of the "Coming from Verge" article.
   func testTheComingFromVergeSnippet() {
     var library = Library()

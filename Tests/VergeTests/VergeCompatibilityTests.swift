@@ -456,3 +456,125 @@ final class VergeCompatibilityTests: XCTestCase {
     XCTAssertEqual(count.value, 3)
   }
 }
+
+// MARK: - Names measured against Verge's own suite
+
+extension VergeCompatibilityTests {
+  @MainActor final class Log { var values: [Int] = [] }
+
+  final class CounterDriver: StoreDriverType {
+    let store = Store<Demo, Never>(initialState: .init())
+  }
+
+  func testADriverIsAComponentWithMiddlewaresAndATypedSubscription() {
+    let driver = CounterDriver()
+    driver.add(middleware: .modify { modifying, _, current in
+      current.ifChanged(\.name).do { _ in modifying.count += 10 }
+    })
+    let seen = Recorder<Int>()
+    let subscription: StoreStateSubscription? = driver.sinkState { seen.append($0.count) }
+    driver.commit { $0.name = "a" }
+    driver.commit { $0.count += 1 }
+    XCTAssertEqual(seen.values, [0, 10, 11], "the middleware added on the driver runs in its commits")
+    withExtendedLifetime(subscription) {}
+  }
+
+  struct Marked: StateType {
+    var count = 0
+  }
+
+  func testAStateTypeWithoutAHookCommitsAsAnyState() {
+    let store = Store<Marked, Never>(initialState: .init())
+    let seen = Recorder<Int>()
+    let subscription = store.sinkState { seen.append($0.count) }
+    store.commit { $0.count = 2 }
+    store.commit { _ in }
+    XCTAssertEqual(seen.values, [0, 2])
+    XCTAssertEqual(store.version, 1, "an empty commit still changes nothing")
+    withExtendedLifetime(subscription) {}
+  }
+
+  func testPrimitiveValueReadsAndWritesTheCurrentValue() {
+    let store = Store<Demo, Never>(initialState: .init(count: 3))
+    let doubled = store.derived(.map { $0.count * 2 })
+    XCTAssertEqual(doubled.primitiveValue, 6)
+    let count = store.bindingDerived(get: .map(\.count), set: { state, value in state.count = value })
+    count.primitiveValue = 5
+    XCTAssertEqual(store.state.count, 5)
+    XCTAssertEqual(count.primitiveValue, 5)
+    XCTAssertEqual(doubled.primitiveValue, 10)
+  }
+
+  func testClosureComparatorsWrittenAsAnyCompose() {
+    struct Pair: Sendable { var a = 0, b = 0 }
+    let either = OrComparator<Pair, _, _>(.any { @Sendable in $0.a == $1.a }, .any { @Sendable in $0.b == $1.b })
+    let both = AndComparator<Pair, _, _>(.any { @Sendable in $0.a == $1.a }, .any { @Sendable in $0.b == $1.b })
+    XCTAssertTrue(either(Pair(a: 1, b: 1), Pair(a: 1, b: 2)))
+    XCTAssertFalse(either(Pair(a: 1, b: 1), Pair(a: 2, b: 2)))
+    XCTAssertFalse(both(Pair(a: 1, b: 1), Pair(a: 1, b: 2)))
+    let all = both.and(.any { @Sendable in $0.a + $0.b == $1.a + $1.b })
+    XCTAssertTrue(all(Pair(a: 1, b: 2), Pair(a: 1, b: 2)))
+    XCTAssertFalse(all(Pair(a: 1, b: 2), Pair(a: 1, b: 3)))
+  }
+
+  func testMainIsolatedHandlersRunOnTheMainActorFromNonisolatedCode() async {
+    let store = Store<Demo, Never>(initialState: .init())
+    let log = Log()
+    let names = Log()
+    let derivedLog = Log()
+    let sink = store.sinkState(queue: .mainIsolated()) { changes in
+      MainActor.assertIsolated()
+      log.values.append(changes.count)
+    }
+    let accumulation = store.accumulate(queue: .mainIsolated()) { state in
+      state.ifChanged(\.name).dropFirst().do { name in names.values.append(name.count) }
+    }
+    let derived = store.derived(.map(\.count)).sinkState(queue: .mainIsolated()) { changes in
+      derivedLog.values.append(changes.current)
+    }
+    await Task.detached {
+      store.commit { $0.count = 1 }
+      store.commit { $0.name = "ab" }
+    }.value
+    await store.waitUntilAllEventConsumed()
+    let values = await log.values
+    XCTAssertEqual(values, [0, 1, 1], "every change, in commit order")
+    let derivedValues = await derivedLog.values
+    XCTAssertEqual(derivedValues, [0, 1], "the derived value publishes once per change of its output")
+    let nameLengths = await names.values
+    XCTAssertEqual(nameLengths, [2], "the first delivery dropped")
+    withExtendedLifetime((sink, accumulation, derived)) {}
+  }
+
+  func testTheSharedSerialBackgroundQueueDeliversInOrder() async {
+    let store = Store<Demo, Never>(initialState: .init())
+    let seen = Recorder<Int>()
+    let subscription = store.sinkState(queue: .asyncSerialBackground) { changes in
+      XCTAssertFalse(Thread.isMainThread)
+      seen.append(changes.count)
+    }
+    for value in 1...20 { store.commit { $0.count = value } }
+    await store.waitUntilAllEventConsumed()
+    XCTAssertEqual(seen.values, Array(0...20))
+    withExtendedLifetime(subscription) {}
+  }
+}
+
+extension VergeCompatibilityTests {
+  @MainActor
+  func testATaskRunsOnTheCallersActorAndADetachedOneDoesNot() async throws {
+    let store = Store<Demo, Never>(initialState: .init())
+    let label = Label()
+    try await store.task {
+      MainActor.assertIsolated()
+      label.text = "loaded"   // main-actor state, touched directly as in Verge
+    }.value
+    XCTAssertEqual(label.text, "loaded")
+    try await store.taskDetached {
+      XCTAssertFalse(Thread.isMainThread)
+    }.value
+    try await Task.detached {
+      try await store.task { XCTAssertFalse(Thread.isMainThread, "from nonisolated code, off the main actor") }.value
+    }.value
+  }
+}

@@ -33,6 +33,13 @@ public final class BindingDerived<Value: Sendable>: Sendable {
   /// The current value.
   public var value: Value { derived.value }
 
+  /// Verge's name for ``wrappedValue``: reads the current value; setting it
+  /// writes through the `set` closure, in a commit of the source store.
+  public var primitiveValue: Value {
+    get { derived.value }
+    set { write(newValue) }
+  }
+
   /// The current value and the one it replaced; see `Derived.state`.
   public var state: Changes<Value> { derived.state }
 

@@ -57,6 +57,11 @@ public final class Derived<Value: Sendable>: Sendable {
     core.value
   }
 
+  /// Verge's name for ``value``, the current value without its previous one.
+  public var primitiveValue: Value {
+    core.value
+  }
+
   /// The current value and the one it replaced, as a subscriber would
   /// receive them: `state.current`, `state.previous` (`nil` before the
   /// first change) and `state.ifChanged`.

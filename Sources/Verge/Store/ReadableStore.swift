@@ -154,14 +154,15 @@ extension ReadableStore {
   ///   - key: The line the task belongs to; unique by default.
   ///   - mode: What to do with the tasks already under `key`.
   ///   - priority: The task's priority.
-  ///   - operation: The work; cancelled when the store goes away.
+  ///   - operation: The work, on the caller's actor as with `Task { }`;
+  ///     cancelled when the store goes away.
   /// - Returns: The task, to await or cancel.
   @discardableResult
   public func task(
     key: TaskKey = TaskKey(),
     mode: TaskMode = .dropCurrent,
     priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
+    @_inheritActorContext _ operation: @escaping @isolated(any) @Sendable () async throws -> Void
   ) -> Task<Void, any Error> {
     taskManager.task(key: key, mode: mode, priority: priority, operation)
   }

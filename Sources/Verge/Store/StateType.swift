@@ -43,6 +43,17 @@ public protocol StateType: Equatable, Sendable {
 }
 
 extension StateType {
+  /// Does nothing: a state may adopt `StateType` without a hook, as in
+  /// Verge, where the protocol also marks a store's state. Such a state
+  /// still runs the (empty) hook in every commit, so a commit keeps the
+  /// state from before it; a state with nothing to reduce need not adopt
+  /// the protocol.
+  ///
+  /// - Parameters:
+  ///   - modifying: The state being committed.
+  ///   - current: The commit's change.
+  public static func reduce(modifying: inout InoutRef<Self>, current: Changes<Self>) {}
+
   /// The hook as a commit middleware, so that a store runs it on the path
   /// middlewares already take, and a store without it takes none.
   static var reduceMiddleware: CommitMiddleware<Self> {

@@ -53,4 +53,18 @@ extension StoreComponentType {
   public func send(_ activity: Activity) {
     store.send(activity)
   }
+
+  /// Installs a commit middleware on the owned store; see
+  /// `Store.add(middleware:)`.
+  ///
+  /// - Parameter middleware: The hook to run after the existing ones.
+  public func add(middleware: CommitMiddleware<State>) {
+    store.add(middleware: middleware)
+  }
 }
+
+/// Verge 13's name for ``StoreComponentType``, so that a view model declared
+/// `final class ViewModel: StoreDriverType` compiles unchanged. It is the same
+/// protocol, not a second one; Verge's `scope` (a driver over part of a
+/// store's state) has no counterpart here: scope the store instead.
+public typealias StoreDriverType = StoreComponentType

@@ -77,6 +77,19 @@ public struct AnyEqualityComparator<Input>: TypedComparator {
   public func callAsFunction(_ lhs: Input, _ rhs: Input) -> Bool { areEqual(lhs, rhs) }
 }
 
+extension TypedComparator {
+  /// A comparator from a closure, written as Verge's `.any { }` where a
+  /// comparator is expected: `OrComparator(.any { $0.a == $1.a }, .any { ... })`.
+  ///
+  /// - Parameter areEqual: Whether two values are the same.
+  /// - Returns: An ``AnyEqualityComparator`` calling `areEqual`.
+  public static func any<Value>(
+    _ areEqual: @escaping @Sendable (Value, Value) -> Bool
+  ) -> AnyEqualityComparator<Value> where Self == AnyEqualityComparator<Value> {
+    AnyEqualityComparator(areEqual)
+  }
+}
+
 /// The same when both comparators say so.
 public struct AndComparator<Input, First: TypedComparator<Input>, Second: TypedComparator<Input>>: TypedComparator {
   /// The first test.

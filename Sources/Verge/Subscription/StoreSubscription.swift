@@ -4,6 +4,10 @@
 /// compiles unchanged. It is `StoreSubscription` itself, not a second type.
 public typealias VergeAnyCancellable = StoreSubscription
 
+/// Verge's name for the token `sinkState` returns
+/// (`var subscription: StoreStateSubscription?`); `StoreSubscription` itself.
+public typealias StoreStateSubscription = StoreSubscription
+
 /// A token for a subscription; cancelling it or letting it go ends the
 /// subscription.
 ///

@@ -81,8 +81,10 @@ public final class TaskManager: Sendable {
   ///   - key: The line the task belongs to; unique by default.
   ///   - mode: What to do with the tasks already under `key`.
   ///   - priority: The task's priority.
-  ///   - operation: The work. It sees `Task.isCancelled` become true when it
-  ///     is dropped, cancelled by key or with the manager.
+  ///   - operation: The work. Like `Task { }`, it runs on the caller's actor
+  ///     (from main-actor code, on the main actor; use `taskDetached` for
+  ///     work off it). It sees `Task.isCancelled` become true when it is
+  ///     dropped, cancelled by key or with the manager.
   /// - Returns: The task; `await task.value` waits for it and rethrows its
   ///   error, or `CancellationError` when it was cancelled before it started.
   @discardableResult
@@ -90,7 +92,7 @@ public final class TaskManager: Sendable {
     key: TaskKey = TaskKey(),
     mode: TaskMode = .dropCurrent,
     priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
+    @_inheritActorContext _ operation: @escaping @isolated(any) @Sendable () async throws -> Void
   ) -> Task<Void, any Error> {
     start(key: key, mode: mode, priority: priority, detached: false, operation)
   }
@@ -120,7 +122,7 @@ public final class TaskManager: Sendable {
     mode: TaskMode,
     priority: TaskPriority?,
     detached: Bool,
-    _ operation: @escaping @Sendable () async throws -> Void
+    _ operation: @escaping @isolated(any) @Sendable () async throws -> Void
   ) -> Task<Void, any Error> {
     let (task, dropped) = lines.withLock { lines -> (Task<Void, any Error>, [Running]) in
       let id = lines.nextID
@@ -203,14 +205,15 @@ extension Store {
   ///   - key: The line the task belongs to; unique by default.
   ///   - mode: What to do with the tasks already under `key`.
   ///   - priority: The task's priority.
-  ///   - operation: The work; cancelled when the store goes away.
+  ///   - operation: The work, on the caller's actor as with `Task { }`;
+  ///     cancelled when the store goes away.
   /// - Returns: The task, to await or cancel.
   @discardableResult
   public func task(
     key: TaskKey = TaskKey(),
     mode: TaskMode = .dropCurrent,
     priority: TaskPriority? = nil,
-    _ operation: @escaping @Sendable () async throws -> Void
+    @_inheritActorContext _ operation: @escaping @isolated(any) @Sendable () async throws -> Void
   ) -> Task<Void, any Error> {
     taskManager.task(key: key, mode: mode, priority: priority, operation)
   }

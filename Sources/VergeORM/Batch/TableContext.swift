@@ -193,6 +193,16 @@ public struct TableContext<Database: DatabaseType, Entity: EntityType> {
     return ids.compactMap { table.entities[$0] }
   }
 
+  /// The table as the batch has left it so far, as a value: Verge's
+  /// `context.book.current`, for code that reads
+  /// `current.find(by:)` before writing. Later writes in the batch do not
+  /// change a table already read.
+  ///
+  /// - Complexity: O(1): the table's storage is shared, copied on write.
+  public var current: EntityTable<Entity> {
+    EntityTable(box: EntityTableBox(context.read(Entity.self)))
+  }
+
   /// Every entity, as the batch has left them so far.
   ///
   /// - Returns: The entities.
