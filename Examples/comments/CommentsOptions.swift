@@ -8,6 +8,8 @@ struct CommentsOptions: Equatable {
   var failurePercent = 20
   /// The simulated server's latency, in milliseconds.
   var latencyMilliseconds = 300
+  /// How many photos the simulated server holds.
+  var photoCount = 3
   /// The file that keeps the gallery between runs; `nil` keeps nothing.
   var stateFile: String?
   /// Whether to print the usage and leave.
@@ -15,11 +17,14 @@ struct CommentsOptions: Equatable {
 
   static let usage = """
     usage: comments [--seed N] [--failure-percent N] [--latency-ms N]
-                    [--script "CMD; CMD"] [--state-file PATH]
+                    [--photos N] [--script "CMD; CMD"] [--state-file PATH]
 
     Photos, authors and comments held normalized in VergeORM, loaded from a
     simulated server with latency and seeded failures (the same seed gives the
     same failures). Without --script it reads one command per line.
+
+    --photos N gives the server N photos (default 3, the sample; up to
+    1000000): every command but refresh costs the same with 100000.
 
     With --state-file PATH the database (photos, authors, comments) is kept in
     PATH: restored at start, saved as it changes, and at the end; the simulated
@@ -62,6 +67,7 @@ struct CommentsOptions: Equatable {
       case "--seed": seed = try number(of: argument, in: 0...UInt64.max)
       case "--failure-percent": failurePercent = try number(of: argument, in: 0...100)
       case "--latency-ms": latencyMilliseconds = try number(of: argument, in: 0...60_000)
+      case "--photos": photoCount = try number(of: argument, in: 0...1_000_000)
       default: throw .unknown(argument)
       }
     }

@@ -33,7 +33,7 @@ enum CommentsShell {
       }
     }
     let milliseconds = options.latencyMilliseconds
-    let api = FakePhotoAPI(seed: options.seed, failurePercent: options.failurePercent) {
+    let api = FakePhotoAPI(seed: options.seed, failurePercent: options.failurePercent, photoCount: options.photoCount) {
       try await Task.sleep(for: .milliseconds(milliseconds))
     }
     let session = GallerySession(api: api)
@@ -131,7 +131,7 @@ extension GalleryCommand {
   var echo: String {
     switch self {
     case .refresh: return "refresh"
-    case .list: return "list"
+    case .list(let page): return page == 1 ? "list" : "list \(page)"
     case .open(let number): return "open \(number)"
     case .close: return "close"
     case .post(let text): return "post \(text)"

@@ -34,10 +34,30 @@ enum APIError: Error, Equatable, CustomStringConvertible {
 /// generator says so: the same seed and the same requests give the same
 /// failures.
 final class FakePhotoAPI: Sendable {
+  /// What the server holds: looked up by ID, so a post or a delete costs
+  /// the same with 3 photos as with 100,000.
   private struct Server {
-    var payload: GalleryPayload
+    var photos: [Photo]
+    var photoIDs: Set<Photo.EntityID>
+    var authors: [Author]
+    var comments: IdentifiedArrayOf<Comment>
     var random: SplitMix64
-    var nextCommentNumber = 100
+    /// The number of the last comment: new ones are numbered after the
+    /// highest `cN` the server holds, from c101 on.
+    var nextCommentNumber: Int
+
+    init(_ gallery: GalleryPayload, random: SplitMix64) {
+      nextCommentNumber = max(100, gallery.comments.compactMap { Int($0.rawID.dropFirst()) }.max() ?? 0)
+      photos = gallery.photos
+      photoIDs = Set(gallery.photos.map(\.entityID))
+      authors = gallery.authors
+      comments = IdentifiedArrayOf(uniqueElements: gallery.comments)
+      self.random = random
+    }
+
+    var payload: GalleryPayload {
+      GalleryPayload(photos: photos, authors: authors, comments: comments.elements)
+    }
   }
 
   private let server: SharedLock<Server>
@@ -45,14 +65,15 @@ final class FakePhotoAPI: Sendable {
   /// The chance, from 0 to 100, that a request fails.
   let failurePercent: Int
 
-  /// Creates the server with the sample gallery.
+  /// Creates the server with the sample gallery, or a larger one.
   ///
   /// - Parameters:
   ///   - seed: Seeds the failures.
   ///   - failurePercent: The chance (0...100) that a request fails.
+  ///   - photoCount: How many photos the server holds (see `gallery(photoCount:)`).
   ///   - latency: The wait before each answer.
-  init(seed: UInt64, failurePercent: Int, latency: @escaping Latency) {
-    server = SharedLock(Server(payload: FakePhotoAPI.sample, random: SplitMix64(seed: seed)))
+  init(seed: UInt64, failurePercent: Int, photoCount: Int = 3, latency: @escaping Latency) {
+    server = SharedLock(Server(FakePhotoAPI.gallery(photoCount: photoCount), random: SplitMix64(seed: seed)))
     self.failurePercent = min(max(failurePercent, 0), 100)
     self.latency = latency
   }
@@ -63,10 +84,8 @@ final class FakePhotoAPI: Sendable {
   ///
   /// - Parameter gallery: The photos, authors and comments to serve.
   func replaceGallery(with gallery: GalleryPayload) {
-    let highest = gallery.comments.compactMap { Int($0.rawID.dropFirst()) }.max() ?? 0
     server.withLock { server in
-      server.payload = gallery
-      server.nextCommentNumber = max(100, highest)
+      server = Server(gallery, random: server.random)
     }
   }
 
@@ -85,12 +104,12 @@ final class FakePhotoAPI: Sendable {
     guard !text.isEmpty else { throw APIError.invalidComment("the text is empty") }
     guard text.count <= 120 else { throw APIError.invalidComment("longer than 120 characters") }
     return try await respond(to: "post") { server throws(APIError) in
-      guard server.payload.photos.contains(where: { $0.entityID == photoID }) else {
+      guard server.photoIDs.contains(photoID) else {
         throw .notFound("photo \(photoID.raw)")
       }
       server.nextCommentNumber += 1
       let comment = Comment(rawID: "c\(server.nextCommentNumber)", photoID: photoID, authorID: authorID, text: text)
-      server.payload.comments.append(comment)
+      _ = server.comments.append(comment)
       return comment
     }
   }
@@ -100,10 +119,9 @@ final class FakePhotoAPI: Sendable {
   /// - Throws: `APIError`, or `CancellationError` when cancelled.
   func deleteComment(_ id: Comment.EntityID) async throws {
     try await respond(to: "delete") { server throws(APIError) in
-      guard let index = server.payload.comments.firstIndex(where: { $0.entityID == id }) else {
+      guard server.comments.remove(id: id) != nil else {
         throw .notFound("comment \(id.raw)")
       }
-      server.payload.comments.remove(at: index)
     }
   }
 
@@ -137,6 +155,31 @@ final class FakePhotoAPI: Sendable {
     ]
     return GalleryPayload(photos: photos, authors: [ana, bo, chen], comments: comments)
   }()
+
+  /// A gallery of `photoCount` photos: the sample's first ones, then
+  /// "Photo 4", "Photo 5", ... by the sample's authors in turn, every tenth
+  /// with one comment.
+  ///
+  /// - Parameter photoCount: How many photos; 3 gives the sample.
+  static func gallery(photoCount: Int) -> GalleryPayload {
+    let sample = FakePhotoAPI.sample
+    var gallery = GalleryPayload(
+      photos: Array(sample.photos.prefix(photoCount)), authors: sample.authors, comments: [])
+    let kept = Set(gallery.photos.map(\.entityID))
+    gallery.comments = sample.comments.filter { kept.contains($0.photoID) }
+    guard photoCount > sample.photos.count else { return gallery }
+    gallery.photos.reserveCapacity(photoCount)
+    for number in (sample.photos.count + 1)...photoCount {
+      let author = sample.authors[number % sample.authors.count].entityID
+      let photo = Photo(rawID: "p\(number)", title: "Photo \(number)", authorID: author)
+      gallery.photos.append(photo)
+      if number % 10 == 0 {
+        gallery.comments.append(
+          Comment(rawID: "c\(number)", photoID: photo.entityID, authorID: author, text: "Comment on photo \(number)"))
+      }
+    }
+    return gallery
+  }
 }
 
 extension String {

@@ -1,3 +1,4 @@
+import Verge
 import VergeNeue
 import VergeORM
 
@@ -54,8 +55,11 @@ struct GalleryFeature: ActionReducer {
       state.isLoading = false
     case .photo(_, .post), .photo(_, .delete):
       state.lastError = nil
-    case .photo(let photoID, .posted(let comment)):   // the gallery reacts to a photo's "comment posted"
-      state.insert(comment)
+    case .photo(let photoID, .posted(let comment)):   // the photo added the ID to its row; the gallery stores the comment
+      state.database.performBatchUpdates { context in
+        context.entities.comment.insert(comment)
+      }
+      state.lastError = nil
       return .activity(.commentPosted(comment.entityID, on: photoID))
     case .photo(_, .deleted(let commentID)):
       state.database.performBatchUpdates { context in
@@ -69,59 +73,40 @@ struct GalleryFeature: ActionReducer {
 }
 
 extension GalleryState {
-  /// One `PhotoFeature.State` per photo, in order, read from the database:
-  /// the photo features keep nothing of their own (what they do comes back
-  /// as actions the gallery stores), so writing through it changes nothing.
-  var photos: IdentifiedArrayOf<PhotoFeature.State> {
-    get {
-      IdentifiedArrayOf(
-        uniqueElements: database.entities.photo.find(in: database.indexes.allPhotos).map { photo in
-          PhotoFeature.State(id: photo.entityID, commentIDs: database.indexes.commentsByPhoto.ids(in: photo.entityID))
-        })
-    }
-    set {}
-  }
-
-  /// Replaces the database with what the server sent, in one batch.
+  /// Replaces the photos and the database with what the server sent; data
+  /// that does not fit together (a photo twice, a comment on a photo that
+  /// is not there) is refused and changes nothing.
+  ///
+  /// - Complexity: O(n log n) for n photos and comments: the one place
+  ///   that visits every photo.
   mutating func replaceAll(with payload: GalleryPayload) {
-    do {
-      try database.performBatchUpdates { (context) throws(DatabaseError) in
-        context.entities.comment.deleteAll()
-        context.entities.photo.deleteAll()
-        context.entities.author.deleteAll()
-        context.indexes.allPhotos.removeAll()
-        context.entities.author.insert(payload.authors)
-        for photo in context.entities.photo.insert(payload.photos) {
-          try context.indexes.allPhotos.append(photo.entityID)
-        }
-        for comment in context.entities.comment.insert(payload.comments) {
-          try context.indexes.commentsByPhoto.append(comment.entityID, to: comment.photoID)
-        }
-      }
-      lastError = nil
-    } catch {
-      lastError = "the server sent inconsistent data: \(error)"
-    }
     isLoading = false
-  }
-
-  /// Stores one new comment.
-  mutating func insert(_ comment: Comment) {
-    do {
-      try database.performBatchUpdates { (context) throws(DatabaseError) in
-        context.entities.comment.insert(comment)
-        try context.indexes.commentsByPhoto.append(comment.entityID, to: comment.photoID)
-      }
-      lastError = nil
-    } catch {
-      lastError = "could not store the comment: \(error)"
+    var rows = IdentifiedArrayOf<PhotoFeature.State>()
+    for photo in payload.photos where !rows.append(PhotoFeature.State(photo: photo)).inserted {
+      lastError = "the server sent inconsistent data: photo \(photo.rawID) twice"
+      return
     }
+    for comment in payload.comments {
+      guard rows[id: comment.photoID] != nil else {
+        lastError = "the server sent inconsistent data: comment \(comment.rawID) on photo \(comment.photoID.raw), which it did not send"
+        return
+      }
+      rows[id: comment.photoID]?.commentIDs.append(comment.entityID)
+    }
+    photos = rows
+    database.performBatchUpdates { context in
+      context.entities.comment.deleteAll()
+      context.entities.author.deleteAll()
+      context.entities.author.insert(payload.authors)
+      context.entities.comment.insert(payload.comments)
+    }
+    lastError = nil
   }
 }
 
 extension GalleryDatabase {
-  /// A photo's comments, oldest first.
-  func comments(of photoID: Photo.EntityID) -> [Comment] {
-    entities.comment.find(in: indexes.commentsByPhoto.ids(in: photoID))
+  /// Comments by ID, in the order of `ids`; IDs not stored are left out.
+  func comments(_ ids: [Comment.EntityID]) -> [Comment] {
+    entities.comment.find(in: ids)
   }
 }

@@ -1,10 +1,12 @@
+import Verge
 import VergeNeue
 import VergeORM
 
 /// One command of the comments shell.
 enum GalleryCommand: Equatable, Sendable {
   case refresh
-  case list
+  /// One page of the photo list, from 1.
+  case list(page: Int)
   case open(Int)
   case close
   case post(String)
@@ -15,7 +17,7 @@ enum GalleryCommand: Equatable, Sendable {
   /// The commands and what they do, one line each, not indented.
   static let helpLines = [
     "refresh (r)    load photos and comments (a second refresh cancels the first)",
-    "list (l)       list the photos with their comment counts",
+    "list (l) [P]   list page P (20 photos, default 1) with comment counts",
     "open N         open photo N and show its comments",
     "close          close the opened photo",
     "post TEXT      post a comment on the opened photo",
@@ -42,7 +44,7 @@ enum GalleryCommand: Equatable, Sendable {
     }
     switch word {
     case "refresh", "r": self = .refresh
-    case "list", "l": self = .list
+    case "list", "l": self = .list(page: rest.isEmpty ? 1 : try number())
     case "open", "o": self = .open(try number())
     case "close": self = .close
     case "post", "p":
@@ -83,29 +85,32 @@ enum GalleryInputError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The comments app: one store runs the gallery and a feature per photo;
-/// the derived comment counts, the opened photo's scoped store, and the
+/// the opened photo's scoped store and derived comment count, and the
 /// activity notices; renders text lines.
+///
+/// No command visits every photo but `refresh`, which loads them: `list`
+/// shows one page, `open` finds its photo by position and the opened
+/// photo's row by ID, each in O(log n).
 @MainActor
 final class GallerySession {
+  /// The photos `list` shows at a time.
+  static let pageSize = 20
+
   /// The root store: the gallery with its photo features.
   let store: ActionStore<Composed<GalleryFeature>>
-  /// Comments per photo, recomputed only when the database changes.
-  let commentCounts: Derived<[Photo.EntityID: Int]>
-  /// The opened photo and a view onto its feature in the root store.
-  private(set) var opened: (id: Photo.EntityID, store: ScopedActionStore<PhotoFeature.State?, PhotoFeature.Action, GalleryActivity>)?
+  /// The opened photo, a view onto its feature in the root store, and its
+  /// comment count derived from its row alone.
+  private(set) var opened: (
+    id: Photo.EntityID,
+    store: ScopedActionStore<PhotoFeature.State?, PhotoFeature.Action, GalleryActivity>,
+    commentCount: Derived<Int>
+  )?
   private let notices = NoticeBox()
   private var activity: StoreSubscription?
 
   /// Creates a session against a simulated server.
   init(api: FakePhotoAPI) {
     store = ActionStore(initialState: GalleryState(), reducer: GalleryFeature.composed(api: api, me: .init("you")))
-    commentCounts = store.derived(.map(\.database) { database in
-      var counts: [Photo.EntityID: Int] = [:]
-      for photo in database.entities.photo.all() {
-        counts[photo.entityID] = database.indexes.commentsByPhoto.ids(in: photo.entityID).count
-      }
-      return counts
-    })
     let notices = notices
     activity = store.sinkActivity { activity in
       switch activity {
@@ -115,10 +120,10 @@ final class GallerySession {
     }
   }
 
-  /// The photos in order.
-  var photos: [Photo] {
-    let database = store.state.database
-    return database.entities.photo.find(in: database.indexes.allPhotos)
+  /// The photos in order, each with its comment IDs: a copy that shares
+  /// the store's storage, O(1).
+  var photos: IdentifiedArrayOf<PhotoFeature.State> {
+    store.state.photos
   }
 
   /// Starts a refresh; a refresh already running is cancelled (its effect
@@ -137,17 +142,18 @@ final class GallerySession {
       await startRefresh().finish()
       if let error = store.state.lastError { return ["error: \(error)"] }
       let state = store.state.current
-      return ["\(photos.count) photos, \(state.database.entities.comment.count) comments"]
-    case .list:
-      guard !photos.isEmpty else { return ["no photos; try 'refresh'"] }
-      let counts = commentCounts.value
-      return photos.enumerated().map { index, photo in
-        "\(index + 1). \(photo.title) by \(authorName(photo.authorID)) - \(plural(counts[photo.entityID] ?? 0, "comment"))"
-      }
+      return ["\(state.photos.count) photos, \(state.database.entities.comment.count) comments"]
+    case .list(let page):
+      return listLines(page: page)
     case .open(let number):
+      let photos = photos
       guard photos.indices.contains(number - 1) else { return ["error: no photo \(number); try 'list'"] }
-      let id = photos[number - 1].entityID
-      opened = (id, store.scope(state: \.[photo: id]) { GalleryFeature.Action.photo(id: id, action: $0) })
+      let id = photos[number - 1].id
+      opened = (
+        id,
+        store.scope(state: \.[photo: id]) { GalleryFeature.Action.photo(id: id, action: $0) },
+        store.derived(.map { $0.photos[id: id]?.commentIDs.count ?? 0 })
+      )
       return photoLines()
     case .close:
       opened = nil
@@ -159,10 +165,12 @@ final class GallerySession {
       return notices.take() + photoLines()
     case .delete(let number):
       guard let opened else { return ["error: open a photo first"] }
-      let comments = store.state.database.comments(of: opened.id)
+      let commentIDs = opened.store.state.current?.commentIDs ?? []
+      let comment = commentIDs.indices.contains(number - 1)
+        ? store.state.database.comments([commentIDs[number - 1]]).first : nil
       await opened.store.send(.delete(position: number)).finish()
       if let error = store.state.lastError { return ["error: \(error); nothing was deleted"] }
-      return ["deleted \"\(comments[number - 1].text)\""] + photoLines()
+      return ["deleted \"\(comment?.text ?? "")\""] + photoLines()
     case .help:
       return GalleryCommand.helpLines
     case .quit:
@@ -172,14 +180,34 @@ final class GallerySession {
 
   /// The opened photo and its comments.
   func photoLines() -> [String] {
-    guard let opened, let photoState = opened.store.state.current,
-      case let database = store.state.database,
-      let photo = database.entities.photo.find(by: opened.id)
-    else { return ["no photo open"] }
-    let comments = database.entities.comment.find(in: photoState.commentIDs)
-    var lines = ["\(photo.title) by \(authorName(photo.authorID)) - \(plural(comments.count, "comment"))"]
+    guard let opened, let row = opened.store.state.current else { return ["no photo open"] }
+    let comments = store.state.database.comments(row.commentIDs)
+    let photo = row.photo
+    var lines = ["\(photo.title) by \(authorName(photo.authorID)) - \(plural(opened.commentCount.value, "comment"))"]
     for (index, comment) in comments.enumerated() {
       lines.append("  \(index + 1). \(authorName(comment.authorID)): \(comment.text)")
+    }
+    return lines
+  }
+
+  /// One page of the photo list, and where the next page is.
+  ///
+  /// - Complexity: O(`pageSize` × log n): the page's rows are read by
+  ///   position, whatever the number of photos.
+  func listLines(page: Int) -> [String] {
+    let photos = photos
+    guard !photos.isEmpty else { return ["no photos; try 'refresh'"] }
+    let size = Self.pageSize
+    let pages = (photos.count + size - 1) / size
+    guard page <= pages else { return ["error: no page \(page); the photos fill \(plural(pages, "page"))"] }
+    let range = ((page - 1) * size)..<min(page * size, photos.count)
+    var lines = range.map { index in
+      let row = photos[index]
+      return "\(index + 1). \(row.photo.title) by \(authorName(row.photo.authorID)) - \(plural(row.commentIDs.count, "comment"))"
+    }
+    if pages > 1 {
+      lines.append("photos \(range.lowerBound + 1)-\(range.upperBound) of \(photos.count), page \(page) of \(pages)"
+        + (page < pages ? "; 'list \(page + 1)' for more" : ""))
     }
     return lines
   }
@@ -199,7 +227,9 @@ final class GallerySession {
 extension GalleryState {
   /// The feature state of the photo `id`, `nil` when there is no such photo:
   /// what an opened photo's scoped store reads.
+  ///
+  /// - Complexity: O(log n): a look-up by ID.
   subscript(photo id: Photo.EntityID) -> PhotoFeature.State? {
-    photos.first { $0.id == id }
+    photos[id: id]
   }
 }

@@ -3,14 +3,17 @@ import VergeORM
 
 /// One photo's feature: posting a comment on it and deleting one of its
 /// comments, against the server. The gallery runs one per photo
-/// (`GalleryFeature.composed`) and stores what it reports: a photo's
-/// `.posted` and `.deleted` are the gallery's to react to.
+/// (`GalleryFeature.composed`, `forEach` over `GalleryState.photos`): a
+/// photo keeps its comment IDs in its row, and the gallery stores the
+/// comments themselves in its database when it sees `.posted` and
+/// `.deleted`.
 struct PhotoFeature: ActionReducer {
-  /// A photo as its feature sees it: its ID and its comments, oldest first,
-  /// read from the gallery's database.
-  struct State: Equatable, Sendable, Identifiable {
-    let id: Photo.EntityID
-    var commentIDs: [Comment.EntityID]
+  /// One photo's row: the photo and its comments' IDs, oldest first.
+  struct State: Equatable, Sendable, Identifiable, Codable {
+    var photo: Photo
+    var commentIDs: [Comment.EntityID] = []
+
+    var id: Photo.EntityID { photo.entityID }
   }
 
   typealias Activity = GalleryActivity
@@ -57,7 +60,13 @@ struct PhotoFeature: ActionReducer {
           send(.failed("\(error)"))
         }
       }
-    case .posted, .deleted, .failed:
+    case .posted(let comment):
+      state.commentIDs.append(comment.entityID)
+      return .none
+    case .deleted(let commentID):
+      state.commentIDs.removeAll { $0 == commentID }
+      return .none
+    case .failed:
       return .none
     }
   }

@@ -2,12 +2,12 @@ import Foundation
 import Verge
 import VergeORM
 
-/// `--state-file PATH`: the gallery's database (photos, authors, comments)
-/// kept in a file between runs.
+/// `--state-file PATH`: the gallery's photos (with their comment IDs),
+/// authors and comments kept in a file between runs.
 ///
-/// The database is persisted from the session's store by key path, through
-/// the action store's core store: restored now, then written shortly after
-/// each change, and at once by ``finish()``. Whether a refresh is running
+/// `GalleryState.saved` is persisted from the session's store by key path,
+/// through the action store's core store: restored now, then written
+/// shortly after each change, and at once by ``finish()``. Whether a refresh is running
 /// and the last error are not saved.
 ///
 /// The simulated server keeps nothing between runs, so when a gallery is
@@ -16,7 +16,8 @@ import VergeORM
 @MainActor
 final class GalleryStateFile {
   /// The schema version of the file; raise it when the entities change.
-  static let version = 1
+  /// Version 1 kept the photos in the database; it is refused.
+  static let version = 2
 
   /// The state file.
   let url: URL
@@ -32,7 +33,7 @@ final class GalleryStateFile {
   ///
   /// - Parameters:
   ///   - path: The file's path, relative to the current directory or absolute.
-  ///   - session: The session whose database is kept; nothing has changed it yet.
+  ///   - session: The session whose gallery is kept; nothing has changed it yet.
   ///   - api: The session's simulated server, given the restored gallery.
   /// - Throws: `StateFileProblem` when the file cannot be used at all (its
   ///   directory does not exist, something other than a file is there, it
@@ -40,13 +41,13 @@ final class GalleryStateFile {
   init(path: String, session: GallerySession, api: FakePhotoAPI) throws(StateFileProblem) {
     url = try StateFileProblem.url(of: path)
     do {
-      persistence = try session.store.persist(\.database, to: url, version: Self.version)
+      persistence = try session.store.persist(\.saved, to: url, version: Self.version)
     } catch {
       throw StateFileProblem(error, path: path)
     }
     outcome = persistence.restoreOutcome
-    let restored = session.store.state.database
-    if !restored.indexes.allPhotos.isEmpty {
+    let restored = session.store.state.saved
+    if !restored.photos.isEmpty {
       api.replaceGallery(with: GalleryPayload(restored))
     }
   }
@@ -70,15 +71,15 @@ final class GalleryStateFile {
 }
 
 extension GalleryPayload {
-  /// What the server sends for this database: the photos in their order,
+  /// What the server sends for this gallery: the photos in their order,
   /// every author, and each photo's comments in their order.
   ///
-  /// - Parameter database: The gallery's database.
-  init(_ database: GalleryDatabase) {
-    let photos = database.entities.photo.find(in: database.indexes.allPhotos)
+  /// - Parameter gallery: The saved gallery.
+  init(_ gallery: SavedGallery) {
+    let database = gallery.database
     self.init(
-      photos: photos,
+      photos: gallery.photos.map(\.photo),
       authors: database.entities.author.all().sorted { $0.rawID < $1.rawID },
-      comments: photos.flatMap { database.comments(of: $0.entityID) })
+      comments: gallery.photos.flatMap { database.comments($0.commentIDs) })
   }
 }

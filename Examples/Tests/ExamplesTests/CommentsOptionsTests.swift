@@ -9,6 +9,7 @@ final class CommentsOptionsTests: XCTestCase {
     XCTAssertEqual(defaults.seed, 6)
     XCTAssertEqual(defaults.failurePercent, 20)
     XCTAssertEqual(defaults.latencyMilliseconds, 300)
+    XCTAssertEqual(defaults.photoCount, 3)
     XCTAssertNil(defaults.script)
     XCTAssertFalse(defaults.showsHelp)
     let options = try CommentsOptions([
@@ -19,10 +20,14 @@ final class CommentsOptionsTests: XCTestCase {
     XCTAssertEqual(options.latencyMilliseconds, 5)
     XCTAssertEqual(options.script, "list; quit")
     XCTAssertTrue(try CommentsOptions(["-h"]).showsHelp)
+    XCTAssertEqual(try CommentsOptions(["--photos", "100000"]).photoCount, 100_000)
+    XCTAssertThrowsError(try CommentsOptions(["--photos", "1000001"])) { error in
+      XCTAssertEqual("\(error)", "--photos '1000001' is not valid; expected a whole number from 0 to 1000000")
+    }
   }
 
   func testAnOptionWithoutItsValueSaysItNeedsOne() {
-    for option in ["--script", "-s", "--seed", "--failure-percent", "--latency-ms", "--state-file"] {
+    for option in ["--script", "-s", "--seed", "--failure-percent", "--latency-ms", "--photos", "--state-file"] {
       XCTAssertThrowsError(try CommentsOptions(["--seed", "1", option])) { error in
         XCTAssertEqual(error as? CommentsOptionsError, .missingValue(option))
         XCTAssertEqual("\(error)", "\(option) needs a value")

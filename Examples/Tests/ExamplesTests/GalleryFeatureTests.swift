@@ -1,3 +1,4 @@
+import Verge
 import VergeORM
 import VergeTesting
 import XCTest
@@ -20,33 +21,28 @@ final class GalleryFeatureTests: XCTestCase {
       initialState: initialState, reducer: GalleryFeature.composed(api: api, me: you), reporter: reporter)
   }
 
-  /// The sample gallery written out by hand, as the server sends it.
-  private func sampleDatabase() throws -> GalleryDatabase {
-    let photos = [
-      Photo(rawID: "p1", title: "Harbour at dawn", authorID: .init("ana")),
-      Photo(rawID: "p2", title: "Rain on the tram", authorID: .init("bo")),
-      Photo(rawID: "p3", title: "Lanterns", authorID: .init("chen")),
-    ]
+  /// The sample gallery written out by hand, as the server sends it: the
+  /// photos in rows with their comment IDs, the authors and comments in the
+  /// database.
+  private func loadedState() -> GalleryState {
     let comments = [
       Comment(rawID: "c1", photoID: .init("p1"), authorID: .init("bo"), text: "That light!"),
       Comment(rawID: "c2", photoID: .init("p1"), authorID: .init("chen"), text: "Which harbour is it?"),
       Comment(rawID: "c3", photoID: .init("p2"), authorID: .init("ana"), text: "Love the reflections."),
     ]
     var database = GalleryDatabase()
-    try database.performBatchUpdates { (context) throws(DatabaseError) in
+    database.performBatchUpdates { context in
       context.entities.author.insert([
         Author(rawID: "ana", name: "Ana"), Author(rawID: "bo", name: "Bo"), Author(rawID: "chen", name: "Chen"),
       ])
-      context.entities.photo.insert(photos)
-      for photo in photos { try context.indexes.allPhotos.append(photo.entityID) }
       context.entities.comment.insert(comments)
-      for comment in comments { try context.indexes.commentsByPhoto.append(comment.entityID, to: comment.photoID) }
     }
-    return database
-  }
-
-  private func loadedState() throws -> GalleryState {
-    GalleryState(database: try sampleDatabase(), isLoading: false, lastError: nil)
+    let photos: IdentifiedArrayOf<PhotoFeature.State> = [
+      .init(photo: Photo(rawID: "p1", title: "Harbour at dawn", authorID: .init("ana")), commentIDs: [.init("c1"), .init("c2")]),
+      .init(photo: Photo(rawID: "p2", title: "Rain on the tram", authorID: .init("bo")), commentIDs: [.init("c3")]),
+      .init(photo: Photo(rawID: "p3", title: "Lanterns", authorID: .init("chen"))),
+    ]
+    return GalleryState(photos: photos, database: database, isLoading: false, lastError: nil)
   }
 
   // MARK: - refresh
@@ -54,21 +50,22 @@ final class GalleryFeatureTests: XCTestCase {
   func testRefreshMarksLoadingThenReplacesTheDatabase() async throws {
     let gate = DelayGate()
     let store = makeStore(latency: gate.delay)
-    let expected = try sampleDatabase()
+    let expected = loadedState()
     await store.send(.refresh) { $0.isLoading = true }
-    XCTAssertEqual(store.state.database.entities.photo.count, 0, "nothing is loaded while the server waits")
+    XCTAssertTrue(store.state.photos.isEmpty, "nothing is loaded while the server waits")
     gate.open()
     await store.receive(.loaded(FakePhotoAPI.sample)) {
       $0.isLoading = false
-      $0.database = expected
+      $0.photos = expected.photos
+      $0.database = expected.database
     }
     await store.finish()
-    XCTAssertEqual(store.state.database.indexes.allPhotos.map(\.raw), ["p1", "p2", "p3"])
-    XCTAssertEqual(store.state.photos.map(\.commentIDs.count), [2, 1, 0], "a feature per photo, read from the database")
+    XCTAssertEqual(store.state.photos.ids.map(\.raw), ["p1", "p2", "p3"])
+    XCTAssertEqual(store.state.photos.map(\.commentIDs.count), [2, 1, 0], "a row per photo with its comments")
   }
 
   func testRefreshClearsAnEarlierError() async throws {
-    var state = try loadedState()
+    var state = loadedState()
     state.lastError = "server unavailable during post; try again"
     let store = makeStore(initialState: state)
     await store.send(.refresh) {
@@ -81,19 +78,20 @@ final class GalleryFeatureTests: XCTestCase {
   }
 
   func testAFailingRefreshShowsTheErrorAndLeavesTheDataUntouched() async throws {
-    let store = makeStore(initialState: try loadedState(), failurePercent: 100)
+    let store = makeStore(initialState: loadedState(), failurePercent: 100)
     await store.send(.refresh) { $0.isLoading = true }
     await store.receive(.refreshFailed("server unavailable during refresh; try again")) {  // exhaustive: a changed database fails here
       $0.isLoading = false
       $0.lastError = "server unavailable during refresh; try again"
     }
     await store.finish()
-    XCTAssertEqual(store.state.database, try sampleDatabase())
+    XCTAssertEqual(store.state.photos, loadedState().photos)
+    XCTAssertEqual(store.state.database, loadedState().database)
   }
 
   func testASecondRefreshCancelsTheFirst() async throws {
     let gate = DelayGate()
-    let store = makeStore(initialState: try loadedState(), latency: gate.delay)
+    let store = makeStore(initialState: loadedState(), latency: gate.delay)
     await store.send(.refresh) { $0.isLoading = true }
     await store.send(.refresh)
     gate.open()
@@ -102,35 +100,45 @@ final class GalleryFeatureTests: XCTestCase {
   }
 
   func testInconsistentServerDataIsRefusedAndLeavesTheDataUntouched() async throws {
-    var state = try loadedState()
+    var state = loadedState()
     state.isLoading = true
     let store = makeStore(initialState: state)
     var payload = FakePhotoAPI.sample
     payload.photos.append(payload.photos[0])  // the same photo twice
     await store.send(.loaded(payload)) {
       $0.isLoading = false
-      $0.lastError = "the server sent inconsistent data: Photo(p1) is already in index 'allPhotos'."
+      $0.lastError = "the server sent inconsistent data: photo p1 twice"
+    }
+  }
+
+  func testACommentOnAPhotoNotSentIsRefusedAndLeavesTheDataUntouched() async throws {
+    var state = loadedState()
+    state.isLoading = true
+    let store = makeStore(initialState: state)
+    var payload = FakePhotoAPI.sample
+    payload.comments.append(Comment(rawID: "c9", photoID: .init("p9"), authorID: .init("bo"), text: "Lost"))
+    await store.send(.loaded(payload)) {
+      $0.isLoading = false
+      $0.lastError = "the server sent inconsistent data: comment c9 on photo p9, which it did not send"
     }
   }
 
   // MARK: - A photo's feature
 
   func testAPostedCommentIsStoredByTheGalleryWhichAnnouncesIt() async throws {
-    let store = makeStore(initialState: try loadedState())
+    let store = makeStore(initialState: loadedState())
     let expected = Comment(rawID: "c101", photoID: .init("p3"), authorID: you, text: "Lovely")
     await store.send(.photo(id: .init("p3"), action: .post("  Lovely  ")))
     await store.receive(.photo(id: .init("p3"), action: .posted(expected))) {
-      try $0.database.performBatchUpdates { (context) throws(DatabaseError) in
-        context.entities.comment.insert(expected)
-        try context.indexes.commentsByPhoto.append(expected.entityID, to: expected.photoID)
-      }
+      $0.photos[id: .init("p3")]?.commentIDs.append(expected.entityID)
+      $0.database.performBatchUpdates { context in context.entities.comment.insert(expected) }
     }
     await store.receiveActivity(.commentPosted(.init("c101"), on: .init("p3")))
     await store.finish()
   }
 
   func testAnEmptyCommentIsRefusedWithAClearErrorAndNoActivity() async throws {
-    let store = makeStore(initialState: try loadedState())
+    let store = makeStore(initialState: loadedState())
     await store.send(.photo(id: .init("p1"), action: .post("   ")))
     await store.receive(.photo(id: .init("p1"), action: .failed("comment refused: the text is empty"))) {
       $0.lastError = "comment refused: the text is empty"
@@ -139,15 +147,16 @@ final class GalleryFeatureTests: XCTestCase {
   }
 
   func testAnActionForAMissingPhotoIsIgnored() async throws {
-    let store = makeStore(initialState: try loadedState())
+    let store = makeStore(initialState: loadedState())
     await store.send(.photo(id: .init("p9"), action: .post("Hello")))
     await store.finish()  // no effect ran, nothing changed
   }
 
   func testDeletingACommentRemovesItAndABadPositionIsRefused() async throws {
-    let store = makeStore(initialState: try loadedState())
+    let store = makeStore(initialState: loadedState())
     await store.send(.photo(id: .init("p1"), action: .delete(position: 1)))
     await store.receive(.photo(id: .init("p1"), action: .deleted(.init("c1")))) {
+      $0.photos[id: .init("p1")]?.commentIDs = [.init("c2")]
       $0.database.performBatchUpdates { context in _ = context.entities.comment.delete(.init("c1")) }
     }
     XCTAssertEqual(store.state.photos[0].commentIDs.map(\.raw), ["c2"])

@@ -41,7 +41,7 @@ final class GalleryTests: XCTestCase {
     await store.send(.refresh).finish()
     let posted = Posted()
     let subscription = store.sinkActivity { posted.append($0) }
-    let counts = store.derived(.map(\.database) { db in db.indexes.commentsByPhoto.ids(in: .init("p3")).count })
+    let counts = store.derived(.map { $0.photos[id: .init("p3")]?.commentIDs.count ?? 0 })
     XCTAssertEqual(counts.value, 0)
     let photo = store.scope(state: \.[photo: .init("p3")]) { GalleryFeature.Action.photo(id: .init("p3"), action: $0) }
     await photo.send(.post("  Lovely  ")).finish()
@@ -58,7 +58,7 @@ final class GalleryTests: XCTestCase {
     let photo = store.scope(state: \.[photo: .init("p1")]) { GalleryFeature.Action.photo(id: .init("p1"), action: $0) }
     await photo.send(.delete(position: 1)).finish()
     XCTAssertNil(store.state.database.entities.comment.find(by: .init("c1")))
-    XCTAssertEqual(store.state.database.indexes.commentsByPhoto.ids(in: .init("p1")).map(\.raw), ["c2"])
+    XCTAssertEqual(store.state.photos[id: .init("p1")]?.commentIDs.map(\.raw), ["c2"])
     await photo.send(.delete(position: 5)).finish()
     XCTAssertEqual(store.state.lastError, "comment 5 of this photo not found on the server")
   }
@@ -76,7 +76,7 @@ final class GalleryTests: XCTestCase {
     await second.finish()
     XCTAssertFalse(session.store.state.isLoading)
     XCTAssertEqual(session.photos.count, 3)
-    XCTAssertEqual(session.commentCounts.value[.init("p1")], 2)
+    XCTAssertEqual(session.photos[id: .init("p1")]?.commentIDs.count, 2)
   }
 
   @MainActor
