@@ -141,15 +141,41 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   /// - Parameter effects: The effects.
   /// - Returns: One effect that runs them all.
   public static func merge(_ effects: [Effect]) -> Effect {
-    Effect(items: effects.flatMap(\.items))
+    Effect(items: effects.flatMap { $0.items })
   }
 
   /// Combines this effect with another.
   ///
   /// - Parameter other: The other effect.
   /// - Returns: One effect that runs both.
+  /// - Complexity: O(1) when either is `.none`.
+  @inlinable
   public func merge(with other: Effect) -> Effect {
-    Effect(items: items + other.items)
+    if isNone { return other }
+    if other.isNone { return self }
+    return Effect(items: items + other.items)
+  }
+
+  /// Cancels the effects running under `ids`, then runs `child` and
+  /// `parent`; `child`'s own tasks marked with one of `ids` are left out
+  /// (a child removed by the reduction that started them starts nothing).
+  @inlinable
+  static func cancellingChildren<ID: Hashable & Sendable>(_ ids: [ID], child: Effect, parent: Effect) -> Effect {
+    let cancelled = ids.map { EffectID($0) }
+    var items = cancelled.map { Item.cancel($0) }
+    if !child.isNone { items += child.itemsDroppingRuns(markedWithAnyOf: cancelled) }
+    if let parentItems = parent.storage { items += parentItems }
+    return Effect(items: items)
+  }
+
+  /// The items, without the tasks marked with one of `ids`.
+  @usableFromInline
+  func itemsDroppingRuns(markedWithAnyOf ids: [EffectID]) -> [Item] {
+    let ids = Set(ids)
+    return items.filter { item in
+      guard case .run(let run) = item else { return true }
+      return !run.ids.contains(where: ids.contains)
+    }
   }
 
   /// Marks this effect's tasks with `id`, so `.cancel(id:)` cancels them.
