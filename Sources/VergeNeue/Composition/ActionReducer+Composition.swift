@@ -87,8 +87,8 @@ extension ActionReducer {
       let parentEffect = reduceParent(&state_)
       let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
       guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
-      return .cancellingChildren(
-        removed.map { ChildEffects(owner: state, element: $0) }, child: childEffect, parent: parentEffect)
+      return .cancelling(
+        removed.lazy.map { ChildEffects(owner: state, element: $0) }, child: childEffect, parent: parentEffect)
     }
   }
 
@@ -127,7 +127,7 @@ extension ActionReducer {
       }
       let parentEffect = reduceParent(&state_)
       guard wasPresent && field.modify(&state_, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
-      return .cancellingChildren([ChildEffects(owner: state, element: 0)], child: childEffect, parent: parentEffect)
+      return .cancelling(CollectionOfOne(ChildEffects(owner: state, element: 0)), child: childEffect, parent: parentEffect)
     }
   }
 }
