@@ -51,17 +51,38 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     }
     set {
       precondition(position >= 0 && position < count, "IdentifiedArray: index \(position) out of range 0..<\(count)")
-      let identify = self.identify
-      list.update(at: position) { old in
-        let oldID = identify(old)
-        let newID = identify(newValue)
-        if oldID != newID {
-          Misuse.report(
-            "IdentifiedArray: the element at index \(position) has id \(String(reflecting: oldID)); writing one with id \(String(reflecting: newID)) would change it"
-          )
-        }
-        old = newValue
+      let (leaf, offset) = list.uniqueLeaf(index: position)
+      checkID(of: newValue, at: position, replacing: leaf.elements[offset])
+      leaf.elements[offset] = newValue
+    }
+    _modify {
+      precondition(position >= 0 && position < count, "IdentifiedArray: index \(position) out of range 0..<\(count)")
+      let (leaf, offset) = list.uniqueLeaf(index: position)
+      // The element is moved out of its (uniquely owned) leaf and back, so
+      // a write to a part of it (`array[i].tags.append(x)`) copies nothing.
+      var element = leaf.elements.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).move() }
+      defer {
+        leaf.elements.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).initialize(to: element) }
       }
+      let old = identify(element)
+      yield &element
+      checkID(of: element, at: position, oldID: old)
+    }
+  }
+
+  /// Stops the program when `element` would change the id at `position`.
+  @inlinable
+  func checkID(of element: Element, at position: Int, replacing old: Element) {
+    checkID(of: element, at: position, oldID: identify(old))
+  }
+
+  @inlinable
+  func checkID(of element: Element, at position: Int, oldID: ID) {
+    let newID = identify(element)
+    if oldID != newID {
+      Misuse.report(
+        "IdentifiedArray: the element at index \(position) has id \(String(reflecting: oldID)); writing one with id \(String(reflecting: newID)) would change it"
+      )
     }
   }
 

@@ -26,16 +26,8 @@ extension IdentifiedArray {
   @inlinable
   package mutating func modify<Result>(id: ID, _ body: (inout Element) throws -> Result) rethrows -> Result? {
     guard let label = positions[id] else { return nil }
-    let identify = self.identify
-    return try list.update(at: list.index(ofLabel: label)) { element in
-      defer {
-        let newID = identify(element)
-        if newID != id {
-          Misuse.report(
-            "IdentifiedArray: the element with id \(String(reflecting: id)) was changed to id \(String(reflecting: newID))")
-        }
-      }
-      return try body(&element)
-    }
+    let (leaf, offset) = list.uniqueLeaf(label: label)
+    defer { checkID(of: leaf.elements[offset], writtenUnder: id) }
+    return try body(&leaf.elements[offset])
   }
 }

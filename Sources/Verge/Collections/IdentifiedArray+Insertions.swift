@@ -78,10 +78,16 @@ extension IdentifiedArray {
       insertNew(element, id: id, at: count)
       return nil
     }
-    return list.update(at: list.index(ofLabel: label)) { old in
-      defer { old = element }
-      return old
-    }
+    let (leaf, offset) = list.uniqueLeaf(label: label)
+    return swap(element, into: &leaf.elements[offset])
+  }
+
+  /// Stores `element` in `slot` and returns what was there.
+  @inlinable
+  func swap(_ element: Element, into slot: inout Element) -> Element {
+    var element = element
+    Swift.swap(&element, &slot)
+    return element
   }
 
   /// Replaces the element with `element`'s id where it is, or inserts

@@ -1,3 +1,5 @@
+import Foundation
+
 extension IdentifiedArray {
   /// Removes the element with `id`.
   ///
@@ -23,6 +25,19 @@ extension IdentifiedArray {
     let element = list.remove(at: index).element
     positions.removeValue(forKey: identify(element))
     return element
+  }
+
+  /// Removes the elements at `offsets` (as SwiftUI's `onDelete` hands
+  /// them).
+  ///
+  /// - Parameter offsets: Valid indices of the array.
+  /// - Complexity: O(k log n) for k offsets; the rest of the array stays
+  ///   shared with its copies.
+  @inlinable
+  public mutating func remove(atOffsets offsets: IndexSet) {
+    guard let last = offsets.last else { return }
+    precondition(offsets.first! >= 0 && last < count, "IdentifiedArray: offsets out of range 0..<\(count)")
+    for index in offsets.reversed() { remove(at: index) }
   }
 
   /// Removes the elements that `shouldBeRemoved` selects, keeping the

@@ -76,10 +76,12 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// An array of `elements` identified by `identify`; a duplicate id stops
   /// the program.
   @inlinable
-  init<S: Sequence>(uniqueElements elements: S, identify: @escaping (Element) -> ID) where S.Element == Element {
+  init<S: Sequence>(
+    uniqueElements elements: S, identify: @escaping (Element) -> ID, from source: StaticString = "init(uniqueElements:)"
+  ) where S.Element == Element {
     let (array, duplicate) = Self.building(ContiguousArray(elements), identify: identify)
     if let duplicate {
-      Misuse.report("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in init(uniqueElements:)")
+      Misuse.report("IdentifiedArray: duplicate id \(String(reflecting: duplicate)) in \(source)")
     }
     self = array
   }
@@ -130,16 +132,45 @@ public struct IdentifiedArray<ID: Hashable, Element> {
         remove(id: id)
         return
       }
-      let newID = identify(newValue)
-      if newID != id {
-        Misuse.report(
-          "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
-      }
+      checkID(of: newValue, writtenUnder: id)
       if let label = positions[id] {
-        list.update(at: list.index(ofLabel: label)) { $0 = newValue }
+        let (leaf, offset) = list.uniqueLeaf(label: label)
+        leaf.elements[offset] = newValue
       } else {
         insertNew(newValue, id: id, at: count)
       }
+    }
+    _modify {
+      guard let label = positions[id] else {
+        var missing: Element? = nil
+        yield &missing
+        if let missing {
+          checkID(of: missing, writtenUnder: id)
+          insertNew(missing, id: id, at: count)
+        }
+        return
+      }
+      // One lookup and one descent that unshares the path; the element is
+      // written back where it was.
+      let (leaf, offset) = list.uniqueLeaf(label: label)
+      var element: Element? = leaf.elements[offset]
+      yield &element
+      if let element {
+        checkID(of: element, writtenUnder: id)
+        leaf.elements[offset] = element
+      } else {
+        remove(id: id)
+      }
+    }
+  }
+
+  /// Stops the program when `element` does not have `id`.
+  @inlinable
+  func checkID(of element: Element, writtenUnder id: ID) {
+    let newID = identify(element)
+    if newID != id {
+      Misuse.report(
+        "IdentifiedArray: an element with id \(String(reflecting: newID)) was written under id \(String(reflecting: id))")
     }
   }
 
@@ -202,6 +233,6 @@ extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable
   /// - Complexity: O(n log n).
   @inlinable
   public init(arrayLiteral elements: Element...) {
-    self.init(uniqueElements: elements, identify: { $0.id })
+    self.init(uniqueElements: elements, identify: { $0.id }, from: "an array literal")
   }
 }

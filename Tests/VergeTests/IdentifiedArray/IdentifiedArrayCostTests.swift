@@ -23,8 +23,8 @@ final class IdentifiedArrayCostTests: XCTestCase {
   }
 
   func testTreeIsShallow() {
-    // 100,000 elements in leaves of at most 32, branches of at most 32.
-    XCTAssertLessThanOrEqual(large.list.height, 4)
+    // 100,000 elements in leaves of at most 64, branches of at most 64.
+    XCTAssertEqual(large.list.height, 3)
   }
 
   func testCopyIsSharedNotCopied() {

@@ -44,7 +44,7 @@ final class IdentifiedArrayMisuseTests: XCTestCase {
   }
 
   func testDuplicateIDsInLiteralTrap() throws {
-    try assertTraps("DuplicateLiteral", with: "IdentifiedArray: duplicate id 1 in init(uniqueElements:)")
+    try assertTraps("DuplicateLiteral", with: "IdentifiedArray: duplicate id 1 in an array literal")
   }
 
   func testWritingAnotherIDThroughSubscriptIDTraps() throws {

@@ -90,11 +90,15 @@ final class IdentifiedArrayTests: XCTestCase {
     XCTAssertEqual(array.remove(at: 0), Row(0))
     array.removeAll { $0.id.isMultiple(of: 2) }
     XCTAssertEqual(Array(array.ids), [1, 5, 7, 9])
+    array.remove(atOffsets: [0, 2])
+    XCTAssertEqual(Array(array.ids), [5, 9])
+    array.remove(atOffsets: [])
+    XCTAssertEqual(Array(array.ids), [5, 9])
     XCTAssertNil(array[id: 4])
     assertSound(array)
     array.removeAll()
     XCTAssertTrue(array.isEmpty)
-    XCTAssertNil(array[id: 1])
+    XCTAssertNil(array[id: 5])
     assertSound(array)
   }
 

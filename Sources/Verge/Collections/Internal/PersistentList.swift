@@ -177,6 +177,44 @@ struct PersistentList<Element> {
     return try update(&node.children[child], at: offset, body)
   }
 
+  /// The leaf holding the element labelled `label` (which must be present)
+  /// and its offset there, after making every node on the path uniquely
+  /// referenced, so that the caller may write the element in place.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueLeaf(label: UInt64) -> (leaf: ListNode<Element>, offset: Int) {
+    if !isKnownUniquelyReferenced(&root) { root = ListNode(copying: root) }
+    var node = root
+    while !node.isLeaf {
+      guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+      node.makeChildUnique(child)
+      node = node.children[child]
+    }
+    guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+      preconditionFailure("IdentifiedArray: label not found")
+    }
+    return (node, offset)
+  }
+
+  /// The leaf holding position `index` and the offset there, after making
+  /// every node on the path uniquely referenced.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueLeaf(index: Int) -> (leaf: ListNode<Element>, offset: Int) {
+    if !isKnownUniquelyReferenced(&root) { root = ListNode(copying: root) }
+    var node = root
+    var offset = index
+    while !node.isLeaf {
+      let (child, inner) = node.child(containing: offset)
+      node.makeChildUnique(child)
+      node = node.children[child]
+      offset = inner
+    }
+    return (node, offset)
+  }
+
   /// Inserts `element` labelled `label` at `index`; the label must lie
   /// strictly between the labels of its new neighbours.
   ///
