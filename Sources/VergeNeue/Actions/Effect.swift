@@ -120,9 +120,12 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
     Effect(items: [.activity(activity)])
   }
 
-  /// Cancels the running effects marked with `id`.
+  /// Cancels the running effects marked with `id`: those marked with a
+  /// value of the same type that is `==` to it (`1` and `Int64(1)` are
+  /// different ids).
   ///
   /// - Parameter id: The effects' id.
+  /// - Complexity: A look-up per id; nothing when no marked effect runs.
   /// - Returns: The effect.
   public static func cancel(id: some Hashable & Sendable) -> Effect {
     Effect(items: [.cancel(EffectID(id))])
