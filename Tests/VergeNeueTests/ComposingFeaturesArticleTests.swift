@@ -92,8 +92,9 @@ final class ComposingFeaturesArticleTests: XCTestCase {
     store.send(.todo(id: 1, action: .remindLater))      // row 1 starts an effect
     store.send(.todo(id: 1, action: .delete))           // the parent removes row 1; its effect is cancelled
 
-    let firstRow = store.scope(state: \.todos[0]) { TodosFeature.Action.todo(id: 0, action: $0) }
+    let firstRow = store.scope(state: \.todos[id: 0]) { TodosFeature.Action.todo(id: 0, action: $0) }
     firstRow.send(.toggle)                              // sends .todo(id: 0, action: .toggle) to the root
+    XCTAssertEqual(firstRow.state.current?.done, false) // false: toggled twice
 
     XCTAssertEqual(store.state.todos.map(\.title), ["Buy milk"])
     XCTAssertEqual(store.state.todos[0].done, false, "toggled twice")
@@ -106,5 +107,14 @@ final class ComposingFeaturesArticleTests: XCTestCase {
     store.send(.stopEditing)
     await store.waitUntilIdle()
     XCTAssertEqual(store.effectsInFlight, 0, "closing the editor cancelled its effect")
+
+    // "A row's scope outlives its row"
+    let seen = Collected<TodoFeature.State?>()
+    firstRow.sinkState { seen.append($0.current) }.storeWhileSourceActive()
+    store.send(.todo(id: 0, action: .delete))           // the parent removes row 0
+    XCTAssertNil(firstRow.state.current)                // nil
+    firstRow.send(.toggle)                              // ignored by forEach: there is no row 0
+    XCTAssertEqual(store.state.todos.count, 0)
+    XCTAssertEqual(seen.all.map { $0?.id }, [0, nil])
   }
 }

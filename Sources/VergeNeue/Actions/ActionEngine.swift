@@ -38,6 +38,18 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   private struct Effects: Sendable {
     var nextID: UInt64 = 0
     var running: [UInt64: Running] = [:]
+    /// The running effects marked with each id, so that a cancellation
+    /// costs what it cancels.
+    var byID: [EffectID: Set<UInt64>] = [:]
+
+    mutating func remove(_ id: UInt64) -> Bool {
+      guard let running = running.removeValue(forKey: id) else { return false }
+      for effectID in running.ids {
+        byID[effectID]?.remove(id)
+        if byID[effectID]?.isEmpty == true { byID[effectID] = nil }
+      }
+      return true
+    }
   }
 
   @usableFromInline let feature: Feature
@@ -136,6 +148,22 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       drainIfFree()
     }
   }
+
+  /// Whether `effect` would do nothing: it only cancels, and no effect
+  /// marked with an id runs. A removed child's cancellation then costs no
+  /// more than this look.
+  @inlinable
+  func startsNothing(_ effect: Effect<Feature.Action, Feature.Activity>) -> Bool {
+    guard let items = effect.storage else { return true }
+    for item in items {
+      guard case .cancel = item else { return false }
+    }
+    return !runsCancellableEffects
+  }
+
+  /// Whether an effect marked with an id runs.
+  @usableFromInline
+  var runsCancellableEffects: Bool { effects.withLock { !$0.byID.isEmpty } }
 
   /// The handle of a directly reduced action: starts its effects.
   @usableFromInline
@@ -248,7 +276,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   private func start(_ effect: Effect<Action, Feature.Activity>, origin: Action) -> [Task<Void, Never>] {
-    guard !effect.isNone else { return [] }
+    guard !startsNothing(effect) else { return [] }
     var cancelled: [EffectID] = []
     for item in effect.items {
       switch item {
@@ -260,7 +288,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         break
       }
     }
-    if !cancelled.isEmpty { cancel(ids: Set(cancelled)) }
+    if !cancelled.isEmpty { cancel(ids: cancelled) }
     var tasks: [Task<Void, Never>] = []
     for item in effect.items {
       switch item {
@@ -314,12 +342,13 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         self?.finished(effect: id, error: failure)
       }
       effects.running[id] = Running(ids: run.ids, task: task)
+      for effectID in run.ids { effects.byID[effectID, default: []].insert(id) }
       return task
     }
   }
 
   private func finished(effect id: UInt64, error: (any Error)?) {
-    let removed = effects.withLock { $0.running.removeValue(forKey: id) != nil }
+    let removed = effects.withLock { $0.remove(id) }
     guard removed else { return }
     lifecycle.emit(.effectFinished(EffectRunID(rawValue: id), error: error))
     inFlight.end()
@@ -327,13 +356,18 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   /// Cancels every running effect.
   func cancelAll() {
-    let tasks = effects.withLock { $0.running.values.map(\.task) }
+    let tasks = effects.withLock { $0.running.values.map { $0.task } }
     for task in tasks { task.cancel() }
   }
 
-  func cancel(ids: Set<EffectID>) {
+  /// Cancels the running effects marked with one of `ids`; costs a look-up
+  /// per id, and nothing more when no effect runs.
+  func cancel(ids: [EffectID]) {
     let tasks = effects.withLock { effects -> [Task<Void, Never>] in
-      effects.running.values.filter { $0.ids.contains(where: ids.contains) }.map(\.task)
+      guard !effects.byID.isEmpty else { return [] }
+      var runs = Set<UInt64>()
+      for id in ids { if let marked = effects.byID[id] { runs.formUnion(marked) } }
+      return runs.compactMap { effects.running[$0]?.task }
     }
     for task in tasks { task.cancel() }
   }

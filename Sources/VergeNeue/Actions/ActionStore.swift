@@ -112,7 +112,7 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     ) { ref in
       ref.modify { feature.reduce(into: &$0, action: action) }
     }.result
-    return effect.isNone ? .done : engine.startDirect(effect, origin: action)
+    return engine.startsNothing(effect) ? .done : engine.startDirect(effect, origin: action)
   }
 
   /// Runs `action` through the specialized pipeline; call while holding the

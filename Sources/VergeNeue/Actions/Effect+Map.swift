@@ -37,18 +37,3 @@ extension Effect {
       })
   }
 }
-
-extension Effect {
-  /// This effect without the tasks that `cancellations` would cancel.
-  @usableFromInline
-  func droppingRuns(cancelledBy cancellations: Effect) -> Effect {
-    let ids = Set(cancellations.items.compactMap { item -> EffectID? in
-      if case .cancel(let id) = item { id } else { nil }
-    })
-    return Effect(
-      items: items.filter { item in
-        guard case .run(let run) = item else { return true }
-        return !run.ids.contains(where: ids.contains)
-      })
-  }
-}

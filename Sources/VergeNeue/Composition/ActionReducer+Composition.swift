@@ -31,9 +31,12 @@ extension ActionReducer {
     state: WritableKeyPath<State, Child.State> & Sendable,
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
-    Composed(parent: self) { state_, parentAction in
-      guard let childAction = action.extract(parentAction) else { return .none }
-      return child.reduce(into: &state_[keyPath: state], action: childAction).map(action.embed)
+    let field = StateField(state)
+    return Composed(parent: self) { state_, parentAction, reduceParent in
+      guard let childAction = action.extract(parentAction) else { return reduceParent(&state_) }
+      let childEffect = field.modify(&state_) { child.reduce(into: &$0, action: childAction) }
+      let parentEffect = reduceParent(&state_)
+      return childEffect.isNone ? parentEffect : childEffect.map(action.embed).merge(with: parentEffect)
     }
   }
 
@@ -62,25 +65,30 @@ extension ActionReducer {
   ///   place in O(log n). Removed elements are looked for only when the
   ///   reduction added, removed or moved ids, in time proportional to what
   ///   changed; otherwise, and for any action of no element, nothing scans
-  ///   the elements.
+  ///   the elements. A stored property at `state` is reached in place
+  ///   through its offset, computed once here; a computed one through the
+  ///   key path, on every action.
   @inlinable
   public func forEach<Element: ActionReducer>(
     _ state: WritableKeyPath<State, IdentifiedArrayOf<Element.State>> & Sendable,
     action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
-    Composed(parent: self) { state_, parentAction in
-      guard let (id, elementAction) = action.extract(parentAction),
-        let effect = state_[keyPath: state].modify(id: id, { element.reduce(into: &$0, action: elementAction) })
-      else { return .none }
-      return effect.isNone
-        ? .none : effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
-    } watchingRemovals: { before in
-      let ids = before[keyPath: state].idStorage
-      return { after in
-        let removed = after[keyPath: state].idsRemoved(since: ids)
-        return removed.isEmpty ? .none : .merge(removed.map { .cancel(id: ChildEffects(owner: state, element: $0)) })
+    let field = StateField(state)
+    return Composed(parent: self) { state_, parentAction, reduceParent in
+      let idsBefore = field.modify(&state_) { $0.idStorage }
+      var childEffect = Effect<Action, Activity>.none
+      if let (id, elementAction) = action.extract(parentAction),
+        let effect = field.modify(&state_, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
+        !effect.isNone
+      {
+        childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
       }
+      let parentEffect = reduceParent(&state_)
+      let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
+      guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
+      return .cancelling(
+        removed.lazy.map { ChildEffects(owner: state, element: $0) }, child: childEffect, parent: parentEffect)
     }
   }
 
@@ -101,16 +109,25 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>,
     then child: Child
   ) -> Composed<Self> where Child.Activity == Activity {
-    Composed(parent: self) { state_, parentAction in
-      guard let childAction = action.extract(parentAction), state_[keyPath: state] != nil else { return .none }
-      let effect = child.reduce(into: &state_[keyPath: state]!, action: childAction)
-      return effect.isNone
-        ? .none : effect.map(action.embed).cancellable(id: ChildEffects(owner: state, element: 0))
-    } watchingRemovals: { before in
-      let wasPresent = before[keyPath: state] != nil
-      return { after in
-        wasPresent && after[keyPath: state] == nil ? .cancel(id: ChildEffects(owner: state, element: 0)) : .none
+    let field = StateField(state)
+    return Composed(parent: self) { state_, parentAction, reduceParent in
+      var childEffect = Effect<Action, Activity>.none
+      let wasPresent: Bool
+      if let childAction = action.extract(parentAction) {
+        let effect = field.modify(&state_) { optional -> Effect<Child.Action, Activity>? in
+          guard optional != nil else { return nil }
+          return child.reduce(into: &optional!, action: childAction)
+        }
+        wasPresent = effect != nil
+        if let effect, !effect.isNone {
+          childEffect = effect.map(action.embed).cancellable(id: ChildEffects(owner: state, element: 0))
+        }
+      } else {
+        wasPresent = field.modify(&state_) { $0 != nil }
       }
+      let parentEffect = reduceParent(&state_)
+      guard wasPresent && field.modify(&state_, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
+      return .cancelling(CollectionOfOne(ChildEffects(owner: state, element: 0)), child: childEffect, parent: parentEffect)
     }
   }
 }

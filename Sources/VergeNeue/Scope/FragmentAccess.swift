@@ -134,12 +134,23 @@ struct RootStore<Root: Equatable & Sendable, Activity: Sendable>: ScopeRoot {
 struct RootFocus<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeSource {
   let rootStore: RootStore<Root, Activity>
   let get: @Sendable (Root) -> Fragment
+  /// As `KeyPathAccess.follow`.
+  let follow: (@Sendable () -> Derived<Fragment>)?
+
+  init(
+    rootStore: RootStore<Root, Activity>, follow: (@Sendable () -> Derived<Fragment>)? = nil,
+    get: @escaping @Sendable (Root) -> Fragment
+  ) {
+    self.rootStore = rootStore
+    self.get = get
+    self.follow = follow
+  }
 
   var root: any ScopeRoot { rootStore }
 
   func read() -> Fragment { get(rootStore.store.untrackedState) }
 
-  func derived() -> Derived<Fragment> { rootStore.store.derived(.map(get)) }
+  func derived() -> Derived<Fragment> { follow?() ?? rootStore.store.derived(.map(get)) }
 
   func focus<Child: Equatable & Sendable>(_ child: @escaping @Sendable (Fragment) -> Child) -> any ScopeSource<Child> {
     RootFocus<Root, Activity, Child>(rootStore: rootStore) { [get] in child(get($0)) }
@@ -150,6 +161,20 @@ struct RootFocus<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equat
 struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
   let rootStore: RootStore<Root, Activity>
   let keyPath: SendableWritableKeyPath<Root, Fragment>
+  /// Makes the derived value that follows the part, when the scope was
+  /// made where the types are known (an `@inlinable` `scope`): the derived
+  /// value's updates and deliveries are then specialized there, rather
+  /// than run as generic code that looks its types up on every commit.
+  let follow: (@Sendable () -> Derived<Fragment>)?
+
+  init(
+    rootStore: RootStore<Root, Activity>, keyPath: SendableWritableKeyPath<Root, Fragment>,
+    follow: (@Sendable () -> Derived<Fragment>)? = nil
+  ) {
+    self.rootStore = rootStore
+    self.keyPath = keyPath
+    self.follow = follow
+  }
 
   var root: any ScopeRoot { rootStore }
 
@@ -192,6 +217,7 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   }
 
   func derived() -> Derived<Fragment> {
+    if let follow { return follow() }
     let keyPath = keyPath
     return rootStore.store.derived(.map { $0[keyPath: keyPath.value] })
   }

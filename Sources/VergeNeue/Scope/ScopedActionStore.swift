@@ -104,11 +104,19 @@ extension ActionStore {
     state: KeyPath<State, ChildState> & Sendable,
     action: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedActionStore<ChildState, ChildAction, Activity> {
-    ScopedActionStore(fragment: focus(state)) { [self] in send(action($0)) }
+    ScopedActionStore(fragment: focus(state, follow: { [core] in core.derived(.select(state)) })) { [self] in
+      send(action($0))
+    }
   }
 
+  /// The part at `keyPath`; `follow` as in `KeyPathAccess`.
   @usableFromInline
-  func focus<Child>(_ keyPath: KeyPath<State, Child> & Sendable) -> ScopeFragment<Child, Activity> {
-    ScopeFragment(source: RootFocus(rootStore: RootStore(store: core, owner: self, pipeline: nil)) { $0[keyPath: keyPath] })
+  func focus<Child>(
+    _ keyPath: KeyPath<State, Child> & Sendable, follow: @escaping @Sendable () -> Derived<Child>
+  ) -> ScopeFragment<Child, Activity> {
+    ScopeFragment(
+      source: RootFocus(rootStore: RootStore(store: core, owner: self, pipeline: nil), follow: follow) {
+        $0[keyPath: keyPath]
+      })
   }
 }

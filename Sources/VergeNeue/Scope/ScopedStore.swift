@@ -169,8 +169,9 @@ extension Store {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    makeScope(keyPath, reducer: reducer) { [self] mutation in
-      commit(trace: mutation.trace) { ref in ref.modify { mutation.body(&$0[keyPath: keyPath]) } }
+    let field = StateField(keyPath)
+    return makeScope(keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) }) { [self] mutation in
+      commit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
       return true
     }
   }
@@ -178,14 +179,19 @@ extension Store {
   @usableFromInline
   func makeScope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    follow: @escaping @Sendable () -> Derived<Child.TargetState>,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore(anchor: anchor(keyPath), reducer: reducer, commitDirectly: commitDirectly)
+    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
   }
 
-  /// The part at `keyPath`, written in place.
-  func anchor<Part: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Part> & Sendable) -> any ScopeAnchor<Part> {
-    KeyPathAccess(rootStore: RootStore(store: self, owner: nil), keyPath: SendableWritableKeyPath(keyPath))
+  /// The part at `keyPath`, written in place; `follow` as in
+  /// `KeyPathAccess`.
+  func anchor<Part: Equatable & Sendable>(
+    _ keyPath: WritableKeyPath<State, Part> & Sendable, follow: (@Sendable () -> Derived<Part>)? = nil
+  ) -> any ScopeAnchor<Part> {
+    KeyPathAccess(
+      rootStore: RootStore(store: self, owner: nil), keyPath: SendableWritableKeyPath(keyPath), follow: follow)
   }
 }
 
@@ -205,12 +211,14 @@ extension ReducerStore {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    makeScope(keyPath, reducer: reducer) { [self] mutation in
+    let field = StateField(keyPath)
+    return makeScope(keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) }) {
+      [self] mutation in
       // As `commit(_:)`: straight into the core when no one in the
       // pipeline needs to see the mutation.
       guard engine.commitsDirectly && !hasCommitMiddlewares else { return false }
       core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
-        ref.modify { mutation.body(&$0[keyPath: keyPath]) }
+        ref.modify { field.modify(&$0, mutation.body) }
       }
       return true
     }
@@ -219,16 +227,20 @@ extension ReducerStore {
   @usableFromInline
   func makeScope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    follow: @escaping @Sendable () -> Derived<Child.TargetState>,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore(anchor: anchor(keyPath), reducer: reducer, commitDirectly: commitDirectly)
+    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
   }
 
-  /// The part at `keyPath`, written through this store's pipeline.
-  func anchor<Part: Equatable & Sendable>(_ keyPath: WritableKeyPath<State, Part> & Sendable) -> any ScopeAnchor<Part> {
+  /// The part at `keyPath`, written through this store's pipeline;
+  /// `follow` as in `KeyPathAccess`.
+  func anchor<Part: Equatable & Sendable>(
+    _ keyPath: WritableKeyPath<State, Part> & Sendable, follow: (@Sendable () -> Derived<Part>)? = nil
+  ) -> any ScopeAnchor<Part> {
     let root = RootStore(
       store: core, owner: self, pipeline: { [self] mutation in commitThroughEngine(mutation) },
       announce: { [self] info in try await engine.admitThroughPipeline(info, on: access) })
-    return KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath))
+    return KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath), follow: follow)
   }
 }
