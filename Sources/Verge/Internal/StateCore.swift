@@ -16,7 +16,11 @@ import Synchronization
 ///   updating inside their source's delivery, cross-store commits) never
 ///   blocks: it leaves its events to the current deliverer. That is what makes
 ///   re-entrancy deadlock-free.
-/// - Subscriber closures never run under the storage lock.
+/// - A thread inside a commit closure (of any core) neither blocks for a
+///   delivery nor delivers: it holds that core's lock, which the deliverer
+///   may be waiting for, and a subscriber may use that core. Its events wait
+///   until its outermost commit closure has ended (`ThreadMarks`).
+/// - Subscriber closures never run under any storage lock.
 @usableFromInline
 final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline typealias Subscriber = CoreSubscriber<Value, Activity>
@@ -116,9 +120,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline let middlewares: [CommitMiddleware<Value>]
   /// `!middlewares.isEmpty`, read by every commit with one load.
   @usableFromInline let hasMiddlewares: Bool
-  /// `ThreadIdentity.depthKey`, read once: a commit reads it without
+  /// `ThreadIdentity.marksKey`, read once: a commit reads it without
   /// checking that the lazy global was made.
-  @usableFromInline let depthKey = ThreadIdentity.depthKey
+  @usableFromInline let marksKey = ThreadIdentity.marksKey
 
   @usableFromInline
   init(
@@ -148,7 +152,17 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     _ operation: StaticString = #function,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    storage.lock(as: ThreadIdentity.current, reportingReentrantUseAs: operation)
+    try withStorage(as: ThreadIdentity.marks(key: marksKey), operation, body)
+  }
+
+  /// `withStorage(_:_:)` for the thread whose marks the caller already has.
+  @inlinable @inline(__always)
+  func withStorage<Result, Failure: Error>(
+    as marks: UnsafeMutablePointer<ThreadMarks>,
+    _ operation: StaticString,
+    _ body: (inout Storage) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    storage.lock(as: ThreadIdentity.identity(of: marks), reportingReentrantUseAs: operation)
     defer { storage.unlock() }
     if needsPurge.load(ordering: .relaxed) {
       purgeCancelled(&storage.value)
@@ -160,7 +174,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Whether the calling thread is inside `withStorage` (a commit closure,
   /// for instance).
   var isLockedByCurrentThread: Bool {
-    storage.holder == ThreadIdentity.current
+    storage.holder == ThreadIdentity.identity(of: ThreadIdentity.marks(key: marksKey))
   }
 
   /// How many subscribers receive values (for tests).
@@ -202,25 +216,28 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// straight to the subscribers without a trip through the queue. Only the
   /// locked part is inlined here; delivering (`deliverDirect`) is one
   /// function per state type.
+  ///
+  /// The closure runs marked in the thread's `ThreadMarks`: what it commits
+  /// to other cores is delivered once the outermost closure has ended.
   @inlinable @inline(__always)
   func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    guard mayHaveValueSubscribers else {
-      return try commitThenDrain(trace: trace(), countAfter: &countAfter, body)
-    }
-    let depth = ThreadIdentity.depth(key: depthKey)
-    guard depth.pointee == 0, delivery.tryLock() else {
-      return try commitThenDrain(trace: trace(), countAfter: &countAfter, body)
+    let marks = ThreadIdentity.marks(key: marksKey)
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    guard mayHaveValueSubscribers, marks.pointee.word == 0, delivery.tryLock() else {
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
     }
     var direct = DirectChange()
     let result: Result
     do {
-      result = try withStorage("commit") { (storage) throws(Failure) -> Result in
+      result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
         defer { countAfter = changeCounter.current }
-        let (result, changed, previous) = try apply(&storage, trace: trace, body)
+        let (result, changed, previous) = try ThreadIdentity.asClosure(marks: marks) {
+          () throws(Failure) in try apply(&storage, trace: trace, body)
+        }
         guard changed else { return result }
         countChange(&storage)
         guard storage.valueSubscribers > 0 else { return result }
@@ -236,10 +253,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         return result
       }
     } catch {
-      deliverDirect(DirectChange(), depth: depth)
+      deliverDirect(DirectChange(), marks: marks)
       throw error
     }
-    deliverDirect(direct, depth: depth)
+    deliverDirect(direct, marks: marks)
     return result
   }
 
@@ -264,20 +281,21 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   /// The rest of a commit made by the delivering thread (`delivery` held,
-  /// `depth` 0): delivers `change`, then whatever was queued meanwhile,
-  /// then releases `delivery` and takes what was handed off.
+  /// the thread neither delivering nor in a commit closure): delivers
+  /// `change`, then whatever was queued meanwhile, then releases `delivery`
+  /// and takes what was handed off.
   @inlinable
-  func deliverDirect(_ change: borrowing DirectChange, depth: UnsafeMutablePointer<Int>) {
+  func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
     if let current = change.current {
-      depth.pointee = 1
+      marks.pointee.word &+= 1
       deliverChange(change.sequence, change.previous, current, to: change.subscribers)
-      depth.pointee = 0
+      marks.pointee.word &-= 1
     }
     if queued.load(ordering: .acquiring) > 0 {
-      deliverPending(using: &delivery.value, depth: depth)
+      deliverPending(using: &delivery.value, marks: marks)
     }
     delivery.unlock()
-    deliverHandedOff(depth: depth)
+    deliverHandedOff(marks: marks)
   }
 
   /// Whether anyone receives values, read without the lock (a hint: a
@@ -292,18 +310,21 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// a caller that found no subscriber can have it inlined.
   @inlinable @inline(__always)
   func commitThenDrain<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var notify = false
-    let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-      let (result, changed, previous) = try apply(&storage, trace: trace, body)
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      let (result, changed, previous) = try ThreadIdentity.asClosure(marks: marks) {
+        () throws(Failure) in try apply(&storage, trace: trace, body)
+      }
       if changed { notify = record(&storage, previous: previous) }
       countAfter = changeCounter.current
       return result
     }
-    if notify { drain() }
+    if notify { drain(marks: marks) }
     return result
   }
 
@@ -547,47 +568,60 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Delivers every queued event; see the type's discussion for who blocks.
   @inlinable
   func drain() {
-    let depth = ThreadIdentity.depth(key: depthKey)
-    if depth.pointee == 0 {
+    drain(marks: ThreadIdentity.marks(key: marksKey))
+  }
+
+  /// `drain()` for the thread whose marks the caller already has.
+  @inlinable
+  func drain(marks: UnsafeMutablePointer<ThreadMarks>) {
+    let word = marks.pointee.word & ~ThreadMarks.deferred
+    if word == 0 {
       // Not delivering anything: wait for the delivering thread, if any,
       // then deliver whatever is left ourselves.
-      delivery.withLock { deliverPending(using: &$0, depth: depth) }
+      delivery.withLock { deliverPending(using: &$0, marks: marks) }
+    } else if word & ThreadMarks.closures != 0 {
+      // Inside a commit closure of some core: that core's lock is held, so
+      // waiting could deadlock (the delivering thread may be waiting for
+      // it) and delivering could run a subscriber that uses it. Deliver
+      // once the outermost closure has ended.
+      ThreadIdentity.deferDelivery(of: self, marks: marks)
+      return
     } else {
       // Already delivering (a subscriber committed): never wait, or two
       // deliveries waiting on each other would deadlock. Leave the events to
       // whoever holds the lock; it re-checks the queue after releasing it.
       handedOff.store(true, ordering: .sequentiallyConsistent)
       atomicMemoryFence(ordering: .sequentiallyConsistent)
-      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, depth: depth) }) != nil else { return }
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, marks: marks) }) != nil else { return }
     }
-    deliverHandedOff(depth: depth)
+    deliverHandedOff(marks: marks)
   }
 
   /// After releasing the delivery lock: delivers what threads that could not
   /// wait for it queued meanwhile. Inlined down to one load when nothing
   /// was handed off.
   @inlinable @inline(__always)
-  func deliverHandedOff(depth: UnsafeMutablePointer<Int>) {
+  func deliverHandedOff(marks: UnsafeMutablePointer<ThreadMarks>) {
     // The fence after releasing the lock pairs with the handing-off
     // thread's fence between raising the flag and trying the lock: either
     // it found the lock free, or this load sees its flag.
     atomicMemoryFence(ordering: .sequentiallyConsistent)
     if handedOff.load(ordering: .relaxed) {
-      deliverHandedOffEvents(depth: depth)
+      deliverHandedOffEvents(marks: marks)
     }
   }
 
   @usableFromInline
-  func deliverHandedOffEvents(depth: UnsafeMutablePointer<Int>) {
+  func deliverHandedOffEvents(marks: UnsafeMutablePointer<ThreadMarks>) {
     while handedOff.exchange(false, ordering: .sequentiallyConsistent) {
       guard storage.withLock({ !$0.pending.isEmpty }) else { return }
-      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, depth: depth) }) != nil else { return }
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, marks: marks) }) != nil else { return }
     }
   }
 
   @inlinable
-  func deliverPending(using batch: inout EventQueue, depth: UnsafeMutablePointer<Int>) {
-    ThreadIdentity.withDelivery(depth: depth) {
+  func deliverPending(using batch: inout EventQueue, marks: UnsafeMutablePointer<ThreadMarks>) {
+    ThreadIdentity.withDelivery(marks: marks) {
       repeat {
         let subscribers = storage.withLock { storage -> [Subscriber] in
           swap(&storage.pending, &batch)
@@ -647,6 +681,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         subscriber._withUnsafeGuaranteedRef { body($0) }
       }
     }
+  }
+}
+
+extension StateCore: DeferredDelivery {
+  @usableFromInline
+  func deliverDeferred() {
+    drain()
   }
 }
 

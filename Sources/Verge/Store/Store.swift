@@ -102,11 +102,14 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   ///
   /// Subscribers called on the committing thread have all been called when
   /// `commit` returns, except for a commit made from inside a subscriber:
-  /// its deliveries run right after the current delivery returns.
+  /// its deliveries run right after the current delivery returns; and for a
+  /// commit made from inside another store's commit closure: its deliveries
+  /// run once the outermost closure has ended.
   ///
   /// Calling `commit`, `state`, `send` or `sinkState` of the same store from
   /// inside the closure is a programming error that would deadlock; it traps
-  /// with a message saying so.
+  /// with a message saying so. Other stores may be used there (see the
+  /// Concurrency article for the one rule about nesting).
   ///
   /// - Parameters:
   ///   - name: A name for logs and middlewares; optional.
