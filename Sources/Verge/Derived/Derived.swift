@@ -62,9 +62,8 @@ public final class Derived<Value: Sendable>: Sendable {
   /// first change) and `state.ifChanged`.
   public var state: Changes<Value> {
     core.withStorage("state") { storage in
-      Changes(
-        previous: storage.publishedPrevious, current: storage.value,
-        version: core.changeCounter.current)
+      storage.lastPublished?.changes
+        ?? Changes(previous: nil, current: storage.value, version: core.changeCounter.current)
     }
   }
 
@@ -104,7 +103,7 @@ public final class Derived<Value: Sendable>: Sendable {
       let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
         withExtendedLifetime(self) { deliver(changes) }
       }
-      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue).0
+      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue)
     }
   }
 
@@ -150,13 +149,13 @@ public final class Derived<Value: Sendable>: Sendable {
     var subscriptions = [
       core.subscribe(
         .values { _ in update() }, dropsFirst: true, queue: .committingThread, onTerminate: end
-      ).0
+      )
     ]
     for other in repeat each others {
       subscriptions.append(
         other.core.subscribe(
           .values { _ in update() }, dropsFirst: true, queue: .committingThread, onTerminate: end
-        ).0)
+        ))
     }
     combined.follow(subscriptions)
     // A source may have changed between reading and subscribing.
@@ -205,7 +204,7 @@ extension StateCore {
     hubSlot.withLock { slot in
       if let hub = slot { return hub }
       let hub = DerivedHub<Value>()
-      let (subscription, _) = subscribe(
+      let subscription = subscribe(
         .sequencedValues { sequence, value in hub.update(sequence, value) },
         dropsFirst: true, queue: .committingThread,
         onTerminate: { hub.sourceEnded() })

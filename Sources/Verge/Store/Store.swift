@@ -43,7 +43,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     let core = StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
     self.core = core
     observation = StateObservation { [weak core] receive in
-      core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread).0
+      core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread)
     }
   }
 
@@ -249,7 +249,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
     IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
-      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: queue).0
+      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: queue)
     }
   }
 
@@ -269,7 +269,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
     IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
-      core.subscribe(.activity(deliver), dropsFirst: true, queue: queue).0
+      core.subscribe(.activity(deliver), dropsFirst: true, queue: queue)
     }
   }
 }
