@@ -137,7 +137,7 @@ extension Store {
   /// The state's changes as an async sequence; see `ChangesSequence`.
   public var changes: ChangesSequence<State> {
     ChangesSequence { [weak core] receive, onTerminate in
-      core?.subscribe(.changes(receive), dropsFirst: false, queue: .committingThread, onTerminate: onTerminate).0
+      core?.subscribe(.changes(receive), dropsFirst: false, queue: .committingThread, onTerminate: onTerminate)
     }
   }
 
@@ -154,7 +154,7 @@ extension Store {
     bufferingPolicy: AsyncStream<Activity>.Continuation.BufferingPolicy = .bufferingNewest(64)
   ) -> AsyncStream<Activity> {
     let (stream, continuation) = AsyncStream.makeStream(of: Activity.self, bufferingPolicy: bufferingPolicy)
-    let (subscription, _) = core.subscribe(
+    let subscription = core.subscribe(
       .activity { continuation.yield($0) }, dropsFirst: true, queue: .committingThread,
       onTerminate: { continuation.finish() })
     continuation.onTermination = { _ in subscription.cancel() }
@@ -166,7 +166,7 @@ extension Derived {
   /// The value's changes as an async sequence; see `ChangesSequence`.
   public var changes: ChangesSequence<Value> {
     ChangesSequence { [weak core] receive, onTerminate in
-      core?.subscribe(.changes(receive), dropsFirst: false, queue: .committingThread, onTerminate: onTerminate).0
+      core?.subscribe(.changes(receive), dropsFirst: false, queue: .committingThread, onTerminate: onTerminate)
     }
   }
 

@@ -67,9 +67,8 @@ public final class Derived<Value: Sendable>: Sendable {
   /// first change) and `state.ifChanged`.
   public var state: Changes<Value> {
     core.withStorage("state") { storage in
-      Changes(
-        previous: storage.publishedPrevious, current: storage.value,
-        version: core.changeCounter.current)
+      storage.lastPublished?.changes
+        ?? Changes(previous: nil, current: storage.value, version: core.changeCounter.current)
     }
   }
 
@@ -109,7 +108,7 @@ public final class Derived<Value: Sendable>: Sendable {
       let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
         withExtendedLifetime(self) { deliver(changes) }
       }
-      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue).0
+      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue)
     }
   }
 
@@ -155,13 +154,13 @@ public final class Derived<Value: Sendable>: Sendable {
     var subscriptions = [
       core.subscribe(
         .values { _ in update() }, dropsFirst: true, queue: .committingThread, onTerminate: end
-      ).0
+      )
     ]
     for other in repeat each others {
       subscriptions.append(
         other.core.subscribe(
           .values { _ in update() }, dropsFirst: true, queue: .committingThread, onTerminate: end
-        ).0)
+        ))
     }
     combined.follow(subscriptions)
     // A source may have changed between reading and subscribing.
@@ -210,7 +209,7 @@ extension StateCore {
     hubSlot.withLock { slot in
       if let hub = slot { return hub }
       let hub = DerivedHub<Value>()
-      let (subscription, _) = subscribe(
+      let subscription = subscribe(
         .sequencedValues { sequence, value in hub.update(sequence, value) },
         dropsFirst: true, queue: .committingThread,
         onTerminate: { hub.sourceEnded() })

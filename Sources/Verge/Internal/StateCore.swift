@@ -16,7 +16,11 @@ import Synchronization
 ///   updating inside their source's delivery, cross-store commits) never
 ///   blocks: it leaves its events to the current deliverer. That is what makes
 ///   re-entrancy deadlock-free.
-/// - Subscriber closures never run under the storage lock.
+/// - A thread inside a commit closure (of any core) neither blocks for a
+///   delivery nor delivers: it holds that core's lock, which the deliverer
+///   may be waiting for, and a subscriber may use that core. Its events wait
+///   until its outermost commit closure has ended (`ThreadMarks`).
+/// - Subscriber closures never run under any storage lock.
 @usableFromInline
 final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @usableFromInline typealias Subscriber = CoreSubscriber<Value, Activity>
@@ -57,10 +61,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     }
   }
 
+  /// A queued event. Changes are boxed (`ChangeBox`), so an event is a few
+  /// words whatever the size of the state.
   @usableFromInline
   enum Event: Sendable {
-    case change(sequence: UInt64, previous: Value?, current: Value)
-    case first(Subscriber, Value, version: UInt64)
+    case change(sequence: UInt64, ChangeBox<Value>)
+    /// The value current at a subscriber's registration, its first delivery.
+    case first(Subscriber, ChangeBox<Value>)
     case activity(sequence: UInt64, Activity)
   }
 
@@ -76,9 +83,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     @usableFromInline var activitySubscribers = 0
     @usableFromInline var pending = EventQueue()
     @usableFromInline var retained: [StoreSubscription] = []
-    /// The value before the last `publish`, for a derived value's `state`;
-    /// stores never publish, so for them it stays `nil`.
-    @usableFromInline var publishedPrevious: Value?
+    /// The last `publish` (the value before it and after it), for a derived
+    /// value's `state`; stores never publish, so for them it stays `nil`.
+    @usableFromInline var lastPublished: ChangeBox<Value>?
     /// Set once the source this core follows has gone away (`end()`): no
     /// subscriber is kept after that.
     @usableFromInline var ended = false
@@ -119,9 +126,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// unsynchronized: read and written only under the storage lock. (A
   /// plain field: an atomic here costs the commit two instructions more.)
   @usableFromInline nonisolated(unsafe) var hasMiddlewares: Bool
-  /// `ThreadIdentity.depthKey`, read once: a commit reads it without
+  /// `ThreadIdentity.marksKey`, read once: a commit reads it without
   /// checking that the lazy global was made.
-  @usableFromInline let depthKey = ThreadIdentity.depthKey
+  @usableFromInline let marksKey = ThreadIdentity.marksKey
 
   @usableFromInline
   init(
@@ -161,7 +168,17 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     _ operation: StaticString = #function,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    storage.lock(as: ThreadIdentity.current, reportingReentrantUseAs: operation)
+    try withStorage(as: ThreadIdentity.marks(key: marksKey), operation, body)
+  }
+
+  /// `withStorage(_:_:)` for the thread whose marks the caller already has.
+  @inlinable @inline(__always)
+  func withStorage<Result, Failure: Error>(
+    as marks: UnsafeMutablePointer<ThreadMarks>,
+    _ operation: StaticString,
+    _ body: (inout Storage) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    storage.lock(as: ThreadIdentity.identity(of: marks), reportingReentrantUseAs: operation)
     defer { storage.unlock() }
     if needsPurge.load(ordering: .relaxed) {
       purgeCancelled(&storage.value)
@@ -173,7 +190,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Whether the calling thread is inside `withStorage` (a commit closure,
   /// for instance).
   var isLockedByCurrentThread: Bool {
-    storage.holder == ThreadIdentity.current
+    storage.holder == ThreadIdentity.identity(of: ThreadIdentity.marks(key: marksKey))
   }
 
   /// How many subscribers receive values (for tests).
@@ -215,25 +232,44 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// straight to the subscribers without a trip through the queue. Only the
   /// locked part is inlined here; delivering (`deliverDirect`) is one
   /// function per state type.
+  ///
+  /// The closure runs marked in the thread's `ThreadMarks`: what it commits
+  /// to other cores is delivered once the outermost closure has ended.
   @inlinable @inline(__always)
   func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    guard mayHaveValueSubscribers else {
-      return try commitThenDrain(trace: trace(), countAfter: &countAfter, body)
+    let marks = ThreadIdentity.marks(key: marksKey)
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if Self.isLarge {
+      return try commitLarge(marks: marks, trace: trace, countAfter: &countAfter, body)
     }
-    let depth = ThreadIdentity.depth(key: depthKey)
-    guard depth.pointee == 0, delivery.tryLock() else {
-      return try commitThenDrain(trace: trace(), countAfter: &countAfter, body)
+    return try commitSmall(marks: marks, trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` for a state that is not `isLarge`: its
+  /// values may sit on the stack. A function of its own so that an
+  /// unoptimized build does not reserve its stack for large states.
+  @inlinable @inline(__always)
+  func commitSmall<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard mayHaveValueSubscribers, marks.pointee.word == 0, delivery.tryLock() else {
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
     }
     var direct = DirectChange()
     let result: Result
     do {
-      result = try withStorage("commit") { (storage) throws(Failure) -> Result in
+      result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
         defer { countAfter = changeCounter.current }
-        let (result, changed, previous) = try apply(&storage, trace: trace, body)
+        let (result, changed, previous) = try ThreadIdentity.asClosure(marks: marks) {
+          () throws(Failure) in try apply(&storage, trace: trace, body)
+        }
         guard changed else { return result }
         countChange(&storage)
         guard storage.valueSubscribers > 0 else { return result }
@@ -249,10 +285,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         return result
       }
     } catch {
-      deliverDirect(DirectChange(), depth: depth)
+      deliverDirect(DirectChange(), marks: marks)
       throw error
     }
-    deliverDirect(direct, depth: depth)
+    deliverDirect(direct, marks: marks)
     return result
   }
 
@@ -277,20 +313,23 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   /// The rest of a commit made by the delivering thread (`delivery` held,
-  /// `depth` 0): delivers `change`, then whatever was queued meanwhile,
-  /// then releases `delivery` and takes what was handed off.
+  /// the thread neither delivering nor in a commit closure): delivers
+  /// `change`, then whatever was queued meanwhile, then releases `delivery`
+  /// and takes what was handed off.
   @inlinable
-  func deliverDirect(_ change: borrowing DirectChange, depth: UnsafeMutablePointer<Int>) {
+  func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
     if let current = change.current {
-      depth.pointee = 1
-      deliverChange(change.sequence, change.previous, current, to: change.subscribers)
-      depth.pointee = 0
+      marks.pointee.word &+= 1
+      deliverChange(
+        change.sequence, Changes(previous: change.previous, current: current, version: change.sequence),
+        to: change.subscribers)
+      marks.pointee.word &-= 1
     }
     if queued.load(ordering: .acquiring) > 0 {
-      deliverPending(using: &delivery.value, depth: depth)
+      deliverPending(using: &delivery.value, marks: marks)
     }
     delivery.unlock()
-    deliverHandedOff(depth: depth)
+    deliverHandedOff(marks: marks)
   }
 
   /// Whether anyone receives values, read without the lock (a hint: a
@@ -305,19 +344,99 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// a caller that found no subscriber can have it inlined.
   @inlinable @inline(__always)
   func commitThenDrain<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var notify = false
-    let result = try withStorage("commit") { (storage) throws(Failure) -> Result in
-      let (result, changed, previous) = try apply(&storage, trace: trace, body)
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      let (result, changed, previous) = try ThreadIdentity.asClosure(marks: marks) {
+        () throws(Failure) in try apply(&storage, trace: trace, body)
+      }
       if changed { notify = record(&storage, previous: previous) }
       countAfter = changeCounter.current
       return result
     }
-    if notify { drain() }
+    if notify { drain(marks: marks) }
     return result
+  }
+
+  /// Whether values are large enough to be kept off the stack: their
+  /// commits take `commitLarge`, and none is delivered directly. A constant
+  /// once specialized, so small states keep their path unchanged.
+  @inlinable
+  static var isLarge: Bool {
+    MemoryLayout<Value>.size > 4096
+  }
+
+  /// `commitThenDrain` for a large state: the previous value is copied to
+  /// the heap, not kept on the stack, and the change is queued boxed, so the
+  /// commit holds at most one state-sized value on its stack (a throwing
+  /// closure's draft).
+  @inlinable @inline(never)
+  func commitLarge<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
+    trace: () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var notify = false
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      let previous = storage.changeSubscribers > 0 || hasMiddlewares ? ValueBox(storage.value) : nil
+      let (result, written) = try ThreadIdentity.asClosure(marks: marks) {
+        () throws(Failure) -> (Result, Bool) in
+        var written = false
+        let result: Result
+        if Failure.self == Never.self {
+          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+            try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+              try body(InoutRef(value, written: written))
+            }
+          }
+        } else {
+          // May throw: a draft on the heap, so a throw leaves the state untouched.
+          let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+          draft.initialize(from: &storage.value, count: 1)
+          defer {
+            draft.deinitialize(count: 1)
+            draft.deallocate()
+          }
+          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+            try body(InoutRef(draft, written: written))
+          }
+          if written { swap(&storage.value, &draft.pointee) }
+        }
+        if written, let previous, hasMiddlewares {
+          let trace = trace()
+          for middleware in middlewares {
+            middleware.body(previous.value, &storage.value, trace)
+          }
+        }
+        return (result, written)
+      }
+      if written {
+        countChange(&storage)
+        if storage.valueSubscribers > 0 {
+          let box = Self.box(
+            previous: storage.changeSubscribers > 0 ? previous : nil, current: &storage.value,
+            version: storage.sequence)
+          enqueue(&storage, .change(sequence: storage.sequence, box))
+          notify = true
+        }
+      }
+      countAfter = changeCounter.current
+      return result
+    }
+    if notify { drain(marks: marks) }
+    return result
+  }
+
+  /// A change of a large state, boxed from where its states are.
+  @inlinable @inline(never)
+  static func box(previous: ValueBox<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox<Value> {
+    guard let previous else { return ChangeBox(previous: nil, current: current, version: version) }
+    return withUnsafePointer(to: previous.value) { ChangeBox(previous: $0, current: current, version: version) }
   }
 
   /// Runs a commit's closure and middlewares on the locked storage.
@@ -369,7 +488,30 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// - Returns: Whether the value changed.
   @inlinable @discardableResult
   func publish(_ newValue: Value) -> Bool {
-    publish(computing: { newValue })
+    if Self.isLarge { return publishLarge(newValue) }
+    return publish(computing: { newValue })
+  }
+
+  /// `publish(_:)` for a large value: one function that reads `newValue`
+  /// where it is, so a derived value's update holds no further copy.
+  @inlinable @inline(never)
+  func publishLarge(_ newValue: Value) -> Bool {
+    var notify = false
+    let changed = withUnsafePointer(to: newValue) { newValue in
+      withStorage("publish") { storage -> Bool in
+        if isEqual(storage.value, newValue.pointee) { return false }
+        let published = ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
+        storage.value = newValue.pointee
+        storage.lastPublished = published
+        countChange(&storage)
+        guard storage.valueSubscribers > 0 else { return true }
+        enqueue(&storage, .change(sequence: storage.sequence, published))
+        notify = true
+        return true
+      }
+    }
+    if notify { drain() }
+    return changed
   }
 
   /// Replaces the value with what `compute` returns, computed under this
@@ -383,10 +525,17 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let changed = withStorage("publish") { storage -> Bool in
       let newValue = compute()
       if isEqual(storage.value, newValue) { return false }
-      let previous = storage.value
+      // The previous value goes straight into the box that a derived
+      // value's `state` reads and the event carries.
+      let published = withUnsafePointer(to: newValue) { newValue in
+        ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
+      }
       storage.value = newValue
-      storage.publishedPrevious = previous
-      notify = record(&storage, previous: storage.changeSubscribers > 0 ? previous : nil)
+      storage.lastPublished = published
+      countChange(&storage)
+      guard storage.valueSubscribers > 0 else { return true }
+      enqueue(&storage, .change(sequence: storage.sequence, published))
+      notify = true
       return true
     }
     if notify { drain() }
@@ -428,8 +577,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   func makeChange(_ storage: inout Storage, previous: Value?) -> Event {
     .change(
       sequence: storage.sequence,
-      previous: storage.changeSubscribers > 0 ? previous : nil,
-      current: storage.value)
+      ChangeBox(
+        Changes(
+          previous: storage.changeSubscribers > 0 ? previous : nil, current: storage.value,
+          version: storage.sequence)))
   }
 
   @inlinable
@@ -445,16 +596,16 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   // MARK: - Subscribing
 
-  /// Registers a subscriber and returns its token together with the value
-  /// current at registration (which is also its first delivery, unless dropped).
+  /// Registers a subscriber and returns its token; the value current at
+  /// registration is its first delivery, unless dropped.
   @usableFromInline
   func subscribe(
     _ receiver: Subscriber.Receiver,
     dropsFirst: Bool,
     queue: DeliveryQueue,
     onTerminate: (@Sendable () -> Void)? = nil
-  ) -> (StoreSubscription, Value) {
-    let (subscriber, value, notify, ended) = withStorage("subscribe") { storage in
+  ) -> StoreSubscription {
+    let (subscriber, notify, ended) = withStorage("subscribe") { storage in
       let subscriber = Subscriber(
         receiver, queue: queue, startSequence: storage.sequence, onTerminate: onTerminate)
       if !storage.ended {
@@ -464,10 +615,11 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       var notify = false
       if !dropsFirst, !subscriber.receivesActivities {
         enqueue(
-          &storage, .first(subscriber, storage.value, version: changeCounter.current))
+          &storage,
+          .first(subscriber, ChangeBox(previous: nil, current: &storage.value, version: changeCounter.current)))
         notify = true
       }
-      return (subscriber, storage.value, notify, storage.ended)
+      return (subscriber, notify, storage.ended)
     }
     // The token holds its subscriber weakly: once the source drops it (on
     // cancel or when the source goes away), its closure is released even
@@ -489,7 +641,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       isLive: { [weak subscriber] in subscriber.map { !$0.isCancelled } ?? false })
     if notify { drain() }
     if ended { subscriber.terminate() }
-    return (token, value)
+    return token
   }
 
   /// Ends every subscription because the source this core follows went
@@ -560,47 +712,60 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// Delivers every queued event; see the type's discussion for who blocks.
   @inlinable
   func drain() {
-    let depth = ThreadIdentity.depth(key: depthKey)
-    if depth.pointee == 0 {
+    drain(marks: ThreadIdentity.marks(key: marksKey))
+  }
+
+  /// `drain()` for the thread whose marks the caller already has.
+  @inlinable
+  func drain(marks: UnsafeMutablePointer<ThreadMarks>) {
+    let word = marks.pointee.word & ~ThreadMarks.deferred
+    if word == 0 {
       // Not delivering anything: wait for the delivering thread, if any,
       // then deliver whatever is left ourselves.
-      delivery.withLock { deliverPending(using: &$0, depth: depth) }
+      delivery.withLock { deliverPending(using: &$0, marks: marks) }
+    } else if word & ThreadMarks.closures != 0 {
+      // Inside a commit closure of some core: that core's lock is held, so
+      // waiting could deadlock (the delivering thread may be waiting for
+      // it) and delivering could run a subscriber that uses it. Deliver
+      // once the outermost closure has ended.
+      ThreadIdentity.deferDelivery(of: self, marks: marks)
+      return
     } else {
       // Already delivering (a subscriber committed): never wait, or two
       // deliveries waiting on each other would deadlock. Leave the events to
       // whoever holds the lock; it re-checks the queue after releasing it.
       handedOff.store(true, ordering: .sequentiallyConsistent)
       atomicMemoryFence(ordering: .sequentiallyConsistent)
-      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, depth: depth) }) != nil else { return }
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, marks: marks) }) != nil else { return }
     }
-    deliverHandedOff(depth: depth)
+    deliverHandedOff(marks: marks)
   }
 
   /// After releasing the delivery lock: delivers what threads that could not
   /// wait for it queued meanwhile. Inlined down to one load when nothing
   /// was handed off.
   @inlinable @inline(__always)
-  func deliverHandedOff(depth: UnsafeMutablePointer<Int>) {
+  func deliverHandedOff(marks: UnsafeMutablePointer<ThreadMarks>) {
     // The fence after releasing the lock pairs with the handing-off
     // thread's fence between raising the flag and trying the lock: either
     // it found the lock free, or this load sees its flag.
     atomicMemoryFence(ordering: .sequentiallyConsistent)
     if handedOff.load(ordering: .relaxed) {
-      deliverHandedOffEvents(depth: depth)
+      deliverHandedOffEvents(marks: marks)
     }
   }
 
   @usableFromInline
-  func deliverHandedOffEvents(depth: UnsafeMutablePointer<Int>) {
+  func deliverHandedOffEvents(marks: UnsafeMutablePointer<ThreadMarks>) {
     while handedOff.exchange(false, ordering: .sequentiallyConsistent) {
       guard storage.withLock({ !$0.pending.isEmpty }) else { return }
-      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, depth: depth) }) != nil else { return }
+      guard delivery.withLockIfAvailable({ deliverPending(using: &$0, marks: marks) }) != nil else { return }
     }
   }
 
   @inlinable
-  func deliverPending(using batch: inout EventQueue, depth: UnsafeMutablePointer<Int>) {
-    ThreadIdentity.withDelivery(depth: depth) {
+  func deliverPending(using batch: inout EventQueue, marks: UnsafeMutablePointer<ThreadMarks>) {
+    ThreadIdentity.withDelivery(marks: marks) {
       repeat {
         let subscribers = storage.withLock { storage -> [Subscriber] in
           swap(&storage.pending, &batch)
@@ -620,11 +785,14 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   @inlinable
   func deliver(_ event: Event, to subscribers: [Subscriber]) {
     switch event {
-    case .change(let sequence, let previous, let current):
-      deliverChange(sequence, previous, current, to: subscribers)
-    case .first(let subscriber, let value, let version):
-      subscriber.receive(
-        subscriber.startSequence, Changes(previous: nil, current: value, version: version), value)
+    case .change(let sequence, let box):
+      Self.forEach(in: subscribers) { subscriber in
+        if subscriber.startSequence < sequence {
+          subscriber.receive(sequence, box)
+        }
+      }
+    case .first(let subscriber, let box):
+      subscriber.receive(subscriber.startSequence, box)
     case .activity(let sequence, let activity):
       Self.forEach(in: subscribers) { subscriber in
         if subscriber.startSequence < sequence, let receive = subscriber.activityReceiver {
@@ -636,13 +804,10 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// Delivers one change to the subscribers that existed when it happened.
   @inlinable @inline(__always)
-  func deliverChange(
-    _ sequence: UInt64, _ previous: Value?, _ current: Value, to subscribers: [Subscriber]
-  ) {
-    let changes = Changes(previous: previous, current: current, version: sequence)
+  func deliverChange(_ sequence: UInt64, _ changes: Changes<Value>, to subscribers: [Subscriber]) {
     Self.forEach(in: subscribers) { subscriber in
       if subscriber.startSequence < sequence {
-        subscriber.receive(sequence, changes, current)
+        subscriber.receive(sequence, changes)
       }
     }
   }
@@ -660,6 +825,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         subscriber._withUnsafeGuaranteedRef { body($0) }
       }
     }
+  }
+}
+
+extension StateCore: DeferredDelivery {
+  @usableFromInline
+  func deliverDeferred() {
+    drain()
   }
 }
 
@@ -720,18 +892,50 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   /// Inlined into the delivery loop for the common subscriber (`Changes`,
   /// called on the delivering thread); the others take `receiveOther`.
   @inlinable @inline(__always)
-  func receive(_ sequence: UInt64, _ changes: Changes<Value>, _ current: Value) {
+  func receive(_ sequence: UInt64, _ changes: Changes<Value>) {
     if isSynchronous, changesReceiver != nil {
       // Called through the optional in place: binding it would copy
       // (retain) the closure for every subscriber.
       if !isCancelled { changesReceiver?(changes) }
       return
     }
-    receiveOther(sequence, changes, current)
+    receiveOther(sequence, changes)
+  }
+
+  /// Hands a queued change to whichever receiver this subscriber has,
+  /// reading the states in the box where they are: a subscriber of a large
+  /// state gets no copy of it on the delivering thread's stack.
+  @inlinable
+  func receive(_ sequence: UInt64, _ box: ChangeBox<Value>) {
+    if isSynchronous || sequencedReceiver != nil {
+      guard !isCancelled else { return }
+      if changesReceiver != nil {
+        changesReceiver?(box.changes)
+      } else if sequencedReceiver != nil {
+        sequencedReceiver?(sequence, box.changes.current)
+      } else {
+        valuesReceiver?(box.changes.current)
+      }
+      return
+    }
+    guard activityReceiver == nil else { return }
+    let deliver: @Sendable () -> Void = { [self] in
+      guard !isCancelled else { return }
+      if changesReceiver != nil {
+        changesReceiver?(box.changes)
+      } else {
+        valuesReceiver?(box.changes.current)
+      }
+    }
+    switch queue {
+    case .committingThread: deliver()
+    case .main: DispatchQueue.main.async(execute: deliver)
+    case .dispatch(let queue): queue.async(execute: deliver)
+    }
   }
 
   @inlinable
-  func receiveOther(_ sequence: UInt64, _ changes: Changes<Value>, _ current: Value) {
+  func receiveOther(_ sequence: UInt64, _ changes: Changes<Value>) {
     if changesReceiver != nil {
       if isSynchronous {
         // Called through the optional in place: binding it would copy
@@ -741,12 +945,12 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
         perform(receive, changes)
       }
     } else if sequencedReceiver != nil {
-      if !isCancelled { sequencedReceiver?(sequence, current) }
+      if !isCancelled { sequencedReceiver?(sequence, changes.current) }
     } else if valuesReceiver != nil {
       if isSynchronous {
-        if !isCancelled { valuesReceiver?(current) }
+        if !isCancelled { valuesReceiver?(changes.current) }
       } else if let receive = valuesReceiver {
-        perform(receive, current)
+        perform(receive, changes.current)
       }
     }
   }

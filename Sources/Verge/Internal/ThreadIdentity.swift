@@ -8,72 +8,157 @@ import Darwin
 import Bionic
 #endif
 
+/// What the delivery engine records about each thread: whether it is
+/// delivering or inside a commit closure, and which cores' events wait for
+/// its commit closures to end.
+@usableFromInline
+struct ThreadMarks {
+  /// Deliveries the thread is inside of (the low 32 bits), commit closures
+  /// it is running (in units of `closure`), and `deferred` when
+  /// `deferredCores` is not empty. Zero means "free": neither delivering nor
+  /// holding any store's lock, so the thread may wait for a delivery.
+  @usableFromInline var word = 0
+  /// Cores whose events this thread queued from inside a commit closure;
+  /// drained once its last commit closure ends.
+  @usableFromInline var deferredCores: [any DeferredDelivery] = []
+
+  /// One commit closure (or commit middleware) running in `word`.
+  @usableFromInline static let closure = 1 << 32
+  /// Set in `word` while `deferredCores` is not empty.
+  @usableFromInline static let deferred = 1 << 62
+  /// The bits of `word` that count commit closures.
+  @usableFromInline static let closures = deferred - closure
+
+  @usableFromInline
+  init() {}
+}
+
+/// A core whose queued events a thread delivers after its commit closures.
+@usableFromInline
+protocol DeferredDelivery: AnyObject {
+  /// Delivers what is queued, as a commit outside any closure would.
+  func deliverDeferred()
+}
+
 /// Facts about the calling thread that the delivery engine needs and that
 /// Swift's own concurrency primitives do not expose.
 @usableFromInline
 enum ThreadIdentity {
   /// A number that identifies the calling thread while it lives: the
-  /// address of its descriptor, so non-zero and aligned (a `LockedBox` word
-  /// holds it beside a flag in the lowest bit).
+  /// address of its `ThreadMarks`, so non-zero and aligned (a `LockedBox`
+  /// word holds it beside a flag in the lowest bit). A store's lock is
+  /// taken with it, and its commit needs the marks anyway: one thread-local
+  /// look-up serves both.
   @inlinable @inline(__always)
   static var current: UInt {
-    #if canImport(Darwin)
-    let identity = UInt(bitPattern: pthread_self())
-    #else
-    let identity = UInt(pthread_self())
-    #endif
-    assert(identity & 3 == 0 && identity != 0, "Verge: unexpected thread identity \(identity)")
-    return identity
+    identity(of: marks(key: marksKey))
   }
 
-  /// The key of each thread's delivery depth (see `depth(key:)`); its
-  /// destructor frees the thread's counter when the thread ends.
-  @usableFromInline static let depthKey: pthread_key_t = {
+  /// The identity of the thread whose marks are `marks`.
+  @inlinable @inline(__always)
+  static func identity(of marks: UnsafeMutablePointer<ThreadMarks>) -> UInt {
+    UInt(bitPattern: marks)
+  }
+
+  /// The key of each thread's marks (see `marks(key:)`); its destructor
+  /// frees the thread's marks when the thread ends.
+  @usableFromInline static let marksKey: pthread_key_t = {
     var key = pthread_key_t()
-    let status = pthread_key_create(&key) { counter in
+    let status = pthread_key_create(&key) { marks in
       #if canImport(Darwin)
-      counter.assumingMemoryBound(to: Int.self).deallocate()
+      let marks = marks.assumingMemoryBound(to: ThreadMarks.self)
       #else
-      counter?.assumingMemoryBound(to: Int.self).deallocate()
+      guard let marks = marks?.assumingMemoryBound(to: ThreadMarks.self) else { return }
       #endif
+      marks.deinitialize(count: 1)
+      marks.deallocate()
     }
     precondition(status == 0, "Verge: pthread_key_create failed (\(status))")
     return key
   }()
 
-  /// The calling thread's delivery depth: how many subscriber deliveries
-  /// (of any store or derived value) it is inside of right now.
+  /// The calling thread's marks: how many subscriber deliveries (of any
+  /// store or derived value) and commit closures it is inside of right now.
   ///
-  /// A thread that is delivering never blocks waiting for another thread's
-  /// delivery: that is what keeps cross-store re-entrancy free of deadlocks.
+  /// A thread that is delivering or inside a commit closure never blocks
+  /// waiting for another thread's delivery: that is what keeps cross-store
+  /// use free of deadlocks.
   ///
-  /// The counter is plain memory of the calling thread's own, found with
+  /// The marks are plain memory of the calling thread's own, found with
   /// one `pthread_getspecific` through a key read once by the caller
-  /// (`depthKey` is a lazily made global, whose every read checks that it
-  /// was made); marking and unmarking a delivery are then a store each.
+  /// (`marksKey` is a lazily made global, whose every read checks that it
+  /// was made); marking and unmarking are then an addition each.
   @inlinable @inline(__always)
-  static func depth(key: pthread_key_t) -> UnsafeMutablePointer<Int> {
-    if let counter = pthread_getspecific(key) {
-      return counter.assumingMemoryBound(to: Int.self)
+  static func marks(key: pthread_key_t) -> UnsafeMutablePointer<ThreadMarks> {
+    if let marks = pthread_getspecific(key) {
+      return marks.assumingMemoryBound(to: ThreadMarks.self)
     }
-    return makeDepth(key: key)
+    return makeMarks(key: key)
   }
 
-  /// The calling thread's first use of its depth counter.
+  /// The calling thread's first use of its marks.
   @usableFromInline
-  static func makeDepth(key: pthread_key_t) -> UnsafeMutablePointer<Int> {
-    let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-    counter.initialize(to: 0)
-    let status = pthread_setspecific(key, counter)
+  static func makeMarks(key: pthread_key_t) -> UnsafeMutablePointer<ThreadMarks> {
+    let marks = UnsafeMutablePointer<ThreadMarks>.allocate(capacity: 1)
+    marks.initialize(to: ThreadMarks())
+    let status = pthread_setspecific(key, marks)
     precondition(status == 0, "Verge: pthread_setspecific failed (\(status))")
-    return counter
+    return marks
   }
 
   /// Runs `body` as one more delivery of the calling thread.
   @inlinable @inline(__always)
-  static func withDelivery<R>(depth: UnsafeMutablePointer<Int>, _ body: () throws -> R) rethrows -> R {
-    depth.pointee += 1
-    defer { depth.pointee -= 1 }
+  static func withDelivery<R>(marks: UnsafeMutablePointer<ThreadMarks>, _ body: () throws -> R) rethrows -> R {
+    marks.pointee.word &+= 1
+    defer { marks.pointee.word &-= 1 }
     return try body()
+  }
+
+  /// Runs `body` as a commit closure of the calling thread: a core that
+  /// it commits to meanwhile leaves its events for later (`deferDelivery`).
+  @inlinable @inline(__always)
+  static func asClosure<R, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>, _ body: () throws(Failure) -> R
+  ) throws(Failure) -> R {
+    marks.pointee.word &+= ThreadMarks.closure
+    defer { marks.pointee.word &-= ThreadMarks.closure }
+    return try body()
+  }
+
+  /// Whether the calling thread is inside a commit closure.
+  @inlinable @inline(__always)
+  static func isInClosure(_ marks: UnsafeMutablePointer<ThreadMarks>) -> Bool {
+    marks.pointee.word & ThreadMarks.closures != 0
+  }
+
+  /// Remembers that `core` has events to deliver once the calling thread's
+  /// commit closures have ended. Call inside a commit closure.
+  @usableFromInline
+  static func deferDelivery(of core: any DeferredDelivery, marks: UnsafeMutablePointer<ThreadMarks>) {
+    if !marks.pointee.deferredCores.contains(where: { $0 === core }) {
+      marks.pointee.deferredCores.append(core)
+    }
+    marks.pointee.word |= ThreadMarks.deferred
+  }
+
+  /// After a commit closure: delivers what was deferred once the last one
+  /// has ended. Inlined down to a load and a comparison when nothing was.
+  @inlinable @inline(__always)
+  static func deliverDeferred(marks: UnsafeMutablePointer<ThreadMarks>) {
+    if marks.pointee.word & (ThreadMarks.closures | ThreadMarks.deferred) == ThreadMarks.deferred {
+      deliverDeferredCores(marks: marks)
+    }
+  }
+
+  @usableFromInline
+  static func deliverDeferredCores(marks: UnsafeMutablePointer<ThreadMarks>) {
+    while marks.pointee.word & ThreadMarks.deferred != 0 {
+      marks.pointee.word &= ~ThreadMarks.deferred
+      var cores: [any DeferredDelivery] = []
+      swap(&cores, &marks.pointee.deferredCores)
+      for core in cores {
+        core.deliverDeferred()
+      }
+    }
   }
 }

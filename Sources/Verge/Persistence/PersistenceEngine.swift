@@ -85,7 +85,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     guard let core else { return }
     let count = core.changeCounter.current
     writer.withLock { $0.lastCount = count }
-    let (subscription, _) = core.subscribe(
+    let subscription = core.subscribe(
       .values({ [self] _ in changed() }), dropsFirst: true, queue: .committingThread,
       onTerminate: { [weak self] in self?.storeEnded() })
     writer.withLock { $0.subscription = subscription }

@@ -4,10 +4,21 @@ import Foundation
 struct PersistenceRestore<Part: Decodable> {
   /// What happened.
   var outcome: RestoreOutcome
-  /// The value to put into the state, if any.
-  var value: Part?
+  /// The value to put into the state, if any; on the heap, so that a large
+  /// state is not copied from frame to frame on the restoring thread's
+  /// stack (a 64 KiB state must restore on a 512 KiB thread).
+  var value: Restored?
   /// The file's bytes when it was restored as is.
   var file: Data?
+
+  /// A restored value.
+  final class Restored {
+    let value: Part
+
+    init(_ value: Part) {
+      self.value = value
+    }
+  }
 
   /// Reads, checks, decodes or migrates the file at `path`; moves a refused
   /// file aside.
@@ -29,14 +40,14 @@ struct PersistenceRestore<Part: Decodable> {
           throw .migrationFailed(from: stored, to: version, reason: "no migration was given")
         }
         do {
-          let value = try migrate(PersistedPayload(version: stored, data: payload))
+          let value = try Restored(migrate(PersistedPayload(version: stored, data: payload)))
           return PersistenceRestore(outcome: .migrated(from: stored, to: version), value: value)
         } catch {
           throw .migrationFailed(from: stored, to: version, reason: "\(error)")
         }
       }
       do {
-        let value = try JSONDecoder().decode(Part.self, from: payload)
+        let value = try Restored(JSONDecoder().decode(Part.self, from: payload))
         return PersistenceRestore(outcome: .restored(version: stored), value: value, file: file)
       } catch {
         throw .undecodable(reason: "\(error)")

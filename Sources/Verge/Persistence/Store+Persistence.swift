@@ -44,13 +44,13 @@ extension Store {
       core: core, part: part, path: path, version: version, interval: interval, claim: claim,
       restored: restore.outcome.writesBack ? nil : restore.file)
     engine.start()
-    if let value = restore.value {
+    if let restored = restore.value {
       var count: UInt64 = 0
       core.commit(
         trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line),
         countAfter: &count
       ) { state in
-        state.modify { $0[keyPath: part] = value }
+        state.modify { $0[keyPath: part] = restored.value }
       }
       // A restored file needs no write until the state changes; a migrated
       // one is written back in the current version.

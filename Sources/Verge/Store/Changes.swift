@@ -35,6 +35,20 @@ public struct Changes<State> {
     self.version = version
   }
 
+  /// Copies both states from memory, so that the caller holds no copy of
+  /// its own: the delivery engine boxes changes of large states this way
+  /// (a 64 KiB state must work on a 512 KiB thread).
+  @inlinable
+  init(copying previous: UnsafePointer<State>?, _ current: UnsafePointer<State>, version: UInt64) {
+    if let previous {
+      self.previous = previous.pointee
+    } else {
+      self.previous = nil
+    }
+    self.current = current.pointee
+    self.version = version
+  }
+
   /// Reads a property of the new state.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     current[keyPath: keyPath]

@@ -53,7 +53,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     let core = StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
     self.core = core
     observation = StateObservation { [weak core] receive in
-      core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread).0
+      core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread)
     }
   }
 
@@ -112,11 +112,14 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   ///
   /// Subscribers called on the committing thread have all been called when
   /// `commit` returns, except for a commit made from inside a subscriber:
-  /// its deliveries run right after the current delivery returns.
+  /// its deliveries run right after the current delivery returns; and for a
+  /// commit made from inside another store's commit closure: its deliveries
+  /// run once the outermost closure has ended.
   ///
   /// Calling `commit`, `state`, `send` or `sinkState` of the same store from
   /// inside the closure is a programming error that would deadlock; it traps
-  /// with a message saying so.
+  /// with a message saying so. Other stores may be used there (see the
+  /// Concurrency article for the one rule about nesting).
   ///
   /// - Parameters:
   ///   - name: A name for logs and middlewares; optional.
@@ -277,7 +280,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     _ receive: @escaping (Changes<State>) -> Void
   ) -> StoreSubscription {
     IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
-      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: queue).0
+      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: queue)
     }
   }
 
@@ -297,7 +300,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     _ receive: @escaping (Activity) -> Void
   ) -> StoreSubscription {
     IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
-      core.subscribe(.activity(deliver), dropsFirst: true, queue: queue).0
+      core.subscribe(.activity(deliver), dropsFirst: true, queue: queue)
     }
   }
 }

@@ -1,0 +1,205 @@
+import Foundation
+@_spi(Internal) import Verge
+import VergeTestSupport
+import XCTest
+
+/// A 64 KiB state on a thread with a 512 KiB stack (issue 23, item 5): every
+/// path a commit takes keeps at most a couple of copies of the state on the
+/// stack. Each scenario runs in a child process, so that a stack overflow
+/// fails its test instead of ending the run. (`SmallStack.size`: 512 KiB in
+/// optimized builds, `swift test -c release -Xswiftc -enable-testing`;
+/// 1 MiB unoptimized.)
+final class SmallStackTests: XCTestCase {
+  func testTheStateIsSixtyFourKibibytesInline() {
+    XCTAssertEqual(MemoryLayout<LargeState>.size, 65_536)
+  }
+
+  private func expectChildSucceeds(_ scenario: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let (succeeded, stderr) = try SmallStack.runChild(
+      test: "VergeTests.SmallStackTests/testChild\(scenario)", scenario: scenario)
+    XCTAssertTrue(succeeded, "\(scenario) failed or crashed on a \(SmallStack.size / 1024) KiB stack:\n\(stderr)", file: file, line: line)
+  }
+
+  /// Runs `body` on a 512 KiB thread when this process is the child for `scenario`.
+  private func child(_ scenario: String, _ body: @escaping @Sendable () -> Void) throws {
+    guard SmallStack.isChild(running: scenario) else {
+      throw XCTSkip("runs only as the child process of its parent test")
+    }
+    SmallStack.run(body)
+  }
+
+  // MARK: - Commit and delivery
+
+  func testCommitWithASubscriber() throws { try expectChildSucceeds("Commit") }
+
+  func testChildCommit() throws {
+    try child("Commit") {
+      let store = Store<LargeState, Never>(initialState: LargeState())
+      let seen = SmallStackRecorder()
+      let subscription = store.sinkState { changes in
+        seen.record(changes.current.count, previous: changes.previous?.count, last: changes.current.last)
+      }
+      store.commit {
+        $0.count += 1
+        $0.last = 7
+      }
+      store.commit { $0.count += 1 }
+      XCTAssertEqual(seen.values, [SmallStackRecorder.Entry(0, nil, 0), .init(1, 0, 7), .init(2, 1, 7)])
+      XCTAssertEqual(store.state.count, 2)
+      subscription.cancel()
+    }
+  }
+
+  /// Deliveries that go through the queue: a subscriber that commits
+  /// re-entrantly, and values subscribers.
+  func testQueuedDelivery() throws { try expectChildSucceeds("QueuedDelivery") }
+
+  func testChildQueuedDelivery() throws {
+    try child("QueuedDelivery") {
+      let store = Store<LargeState, Never>(initialState: LargeState())
+      let seen = SmallStackRecorder()
+      let echo = store.sinkState(dropsFirst: true) { changes in
+        if changes.count == 1 { store.commit { $0.count = 2 } }
+      }
+      let recorder = store.sinkState(dropsFirst: true) { changes in
+        seen.record(changes.current.count, previous: changes.previous?.count, last: changes.current.last)
+      }
+      store.commit { $0.count = 1 }
+      XCTAssertEqual(seen.values, [.init(1, 0, 0), .init(2, 1, 0)])
+      echo.cancel()
+      recorder.cancel()
+    }
+  }
+
+  func testThrowingCommit() throws { try expectChildSucceeds("ThrowingCommit") }
+
+  func testChildThrowingCommit() throws {
+    struct Refused: Error {}
+    try child("ThrowingCommit") {
+      let store = Store<LargeState, Never>(initialState: LargeState())
+      let seen = SmallStackRecorder()
+      let subscription = store.sinkState(dropsFirst: true) { changes in
+        seen.record(changes.current.count, previous: changes.previous?.count, last: changes.current.last)
+      }
+      do {
+        try store.commit { (state) throws(Refused) in
+          state.count = 5
+          throw Refused()
+        }
+        XCTFail("did not throw")
+      } catch {}
+      do {
+        try store.commit { (state) throws(Refused) in state.count = 6 }
+      } catch {
+        XCTFail("threw")
+      }
+      XCTAssertEqual(seen.values, [.init(6, 0, 0)])
+      subscription.cancel()
+    }
+  }
+
+  func testIfChanged() throws { try expectChildSucceeds("IfChanged") }
+
+  func testChildIfChanged() throws {
+    try child("IfChanged") {
+      let store = Store<LargeState, Never>(initialState: LargeState())
+      let counts = SmallStackRecorder()
+      let subscription = store.sinkState { changes in
+        changes.ifChanged(\.count) { counts.record($0, previous: nil, last: 0) }
+      }
+      store.commit { $0.count = 1 }
+      store.commit { $0.other = 1 }
+      store.commit { $0.count = 2 }
+      XCTAssertEqual(counts.values.map(\.current), [0, 1, 2])
+      subscription.cancel()
+    }
+  }
+
+  // MARK: - Derived values
+
+  func testDerivedValues() throws { try expectChildSucceeds("Derived") }
+
+  func testChildDerived() throws {
+    try child("Derived") {
+      let store = Store<LargeState, Never>(initialState: LargeState())
+      let count = store.derived(.select(\.count))
+      let mapped = store.derived(.map { $0.count * 2 })
+      let last = store.derived(.select(\.last))
+      let chained = last.derived(.map { $0 * 10 })
+      let seen = SmallStackRecorder()
+      let subscriptions = [
+        count.sinkState(dropsFirst: true) { seen.record($0.current, previous: $0.previous, last: 0) },
+        chained.sinkState(dropsFirst: true) { seen.record($0.current, previous: $0.previous, last: 0) },
+      ]
+      store.commit { $0.count = 1 }
+      store.commit { $0.last = 3 }
+      XCTAssertEqual(count.value, 1)
+      XCTAssertEqual(mapped.value, 2)
+      XCTAssertEqual(last.value, 3)
+      XCTAssertEqual(last.state.previous, 0)
+      XCTAssertEqual(chained.value, 30)
+      XCTAssertEqual(seen.values, [.init(1, 0, 0), .init(30, 0, 0)])
+      for subscription in subscriptions { subscription.cancel() }
+    }
+  }
+
+  // MARK: - Persistence
+
+  func testPersistence() throws { try expectChildSucceeds("Persistence") }
+
+  /// Attaching persistence and committing with it attached, on the small
+  /// thread. Writing encodes on the persistence queue's thread (here the
+  /// test's own, with `close`): Foundation's `JSONEncoder` alone takes
+  /// 320 KiB of stack for this state on Linux.
+  func testChildPersistence() throws {
+    guard SmallStack.isChild(running: "Persistence") else {
+      throw XCTSkip("runs only as the child process of its parent test")
+    }
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("verge-small-stack-\(ProcessInfo.processInfo.processIdentifier)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("state.json")
+    // The small thread touches nothing of XCTest; what it found is checked here.
+    let first = Store<LargeState, Never>(initialState: LargeState())
+    let persistence = SharedLock<Result<FilePersistence, PersistenceError>?>(nil)
+    SmallStack.run {
+      let attached = Result { () throws(PersistenceError) in try first.persist(\.self, to: file) }
+      persistence.withLock { $0 = attached }
+      first.commit { $0.count = 4 }
+      first.commit { $0.last = 9 }
+    }
+    try persistence.withLock { $0 }?.get().close()
+    // Restoring runs on this test's own thread: decoding a 64 KiB state
+    // from JSON does not fit in 512 KiB yet in an optimized build.
+    let second = Store<LargeState, Never>(initialState: LargeState())
+    let restored = try second.persist(\.self, to: file)
+    XCTAssertEqual(restored.restoreOutcome, .restored(version: 1))
+    XCTAssertEqual(second.state.count, 4)
+    XCTAssertEqual(second.state.last, 9)
+    try restored.close()
+  }
+}
+
+/// What a subscriber saw, from any thread.
+final class SmallStackRecorder: Sendable {
+  struct Entry: Equatable, Sendable {
+    var current: Int
+    var previous: Int?
+    var last: Int
+
+    init(_ current: Int, _ previous: Int?, _ last: Int) {
+      self.current = current
+      self.previous = previous
+      self.last = last
+    }
+  }
+
+  private let entries = Recorder<Entry>()
+
+  func record(_ current: Int, previous: Int?, last: Int) {
+    entries.append(Entry(current, previous, last))
+  }
+
+  var values: [Entry] { entries.values }
+}
