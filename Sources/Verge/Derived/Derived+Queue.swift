@@ -10,7 +10,7 @@ extension Derived {
     let relay = Derived(value, areEqual: core.isEqual, retaining: [self])
     // The first delivery (this value as it stands now) goes through the
     // queue too, so a change made while subscribing cannot overtake it.
-    let (subscription, _) = core.subscribe(
+    let subscription = core.subscribe(
       .values { [weak relay] value in relay?.core.publish(value) },
       dropsFirst: false, queue: queue,
       onTerminate: { [weak relay] in relay?.core.end() })

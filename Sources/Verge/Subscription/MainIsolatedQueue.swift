@@ -36,7 +36,7 @@ extension Store {
     IsolatedReceiver.subscribe(
       { changes in MainActor.assumeIsolated { receive(changes) } }, isolation: MainActor.shared
     ) { deliver in
-      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: .committingThread).0
+      core.subscribe(.changes(deliver), dropsFirst: dropsFirst, queue: .committingThread)
     }
   }
 }
@@ -62,7 +62,7 @@ extension Derived {
       let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
         withExtendedLifetime(self) { deliver(changes) }
       }
-      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: .committingThread).0
+      return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: .committingThread)
     }
   }
 }
