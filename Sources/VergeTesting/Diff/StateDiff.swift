@@ -113,6 +113,14 @@ public enum StateDiff {
       leaf(expected, actual, path: path, into: &result)
       return
     }
+    // Before any mirror, which may list every element of a large
+    // collection: a value that can name only its differing parts does.
+    if depth < maximumDepth, type(of: e) == type(of: a), let e = e as? any DiffPairRepresentable,
+      let (eParts, aParts) = e.diffRepresentations(against: a)
+    {
+      collect(eParts, aParts, path: path, depth: depth, into: &result)
+      return
+    }
     let eMirror = Mirror(reflecting: e)
     let aMirror = Mirror(reflecting: a)
     guard depth < maximumDepth, type(of: e) == type(of: a), eMirror.displayStyle == aMirror.displayStyle else {
