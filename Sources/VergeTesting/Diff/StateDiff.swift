@@ -1,3 +1,5 @@
+import Verge
+
 /// A field-by-field difference between two values, for test failures.
 ///
 /// `StateDiff` walks both values with `Mirror` — through nested structs,
