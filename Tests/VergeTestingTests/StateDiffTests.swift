@@ -53,6 +53,42 @@ final class StateDiffTests: XCTestCase {
       .init(path: "items[2]", expected: "\"d\"", actual: "(absent)"))
   }
 
+  struct Row: Identifiable, Equatable {
+    let id: Int
+    var title: String
+  }
+
+  struct List: Equatable {
+    var rows: IdentifiedArrayOf<Row>
+  }
+
+  func testIdentifiedArrayShowsDifferingRowsByID() {
+    let expected = List(rows: IdentifiedArrayOf(uniqueElements: (0..<10_000).map { Row(id: $0, title: "Row \($0)") }))
+    var actual = expected
+    actual.rows[id: 7]?.title = "seven"
+    actual.rows.remove(id: 9_000)
+    actual.rows.append(Row(id: -1, title: "new"))
+    XCTAssertEqual(
+      StateDiff.differences(expected: expected, actual: actual),
+      [
+        .init(path: "rows[id: 7].title", expected: "\"Row 7\"", actual: "\"seven\""),
+        .init(path: "rows[id: 9000]", expected: "Row(id: 9000, title: \"Row 9000\")", actual: "(absent)"),
+        .init(path: "rows[id: -1]", expected: "(absent)", actual: "Row(id: -1, title: \"new\")"),
+      ])
+  }
+
+  func testIdentifiedArrayInAnotherOrderShowsItsIDs() {
+    let expected = List(rows: [Row(id: 1, title: "a"), Row(id: 2, title: "b")])
+    var actual = expected
+    actual.rows.swapAt(0, 1)
+    XCTAssertEqual(
+      StateDiff.differences(expected: expected, actual: actual),
+      [
+        .init(path: "rows.ids[0]", expected: "1", actual: "2"),
+        .init(path: "rows.ids[1]", expected: "2", actual: "1"),
+      ])
+  }
+
   func testDictionaryKeys() {
     var expected = base
     expected.profile.scores = ["alice": 1, "bob": 2]

@@ -1,3 +1,5 @@
+import Observation
+import Synchronization
 @_spi(Internal) import Verge
 import XCTest
 
@@ -141,6 +143,43 @@ final class LargeStatesArticleTests: XCTestCase {
     XCTAssertEqual(editor.state.layout.value, Layout(columns: 4, rowHeight: 60))
     XCTAssertNotEqual(before, editor.state.layout)
     XCTAssertEqual(Boxed(Layout()), Boxed(Layout()), "equal values in distinct boxes are equal")
+  }
+
+  func testViewsOfOneRow() {
+    let store = Store<Inbox, Never>(initialState: Inbox())
+    store.commit { $0.messages.append(contentsOf: (0..<1_000).map { Message(id: $0, text: "Message \($0)") }) }
+    let id = 42
+    let rowInvalidated = Atomic<Int>(0)
+    let listInvalidated = Atomic<Int>(0)
+    var message: Message?
+    var ids: IdentifiedArrayOf<Message>.IDs?
+    withObservationTracking {
+      // From the article:
+      // A row view: invalidated only when message `id` changes or goes away.
+      message = store.state[\.messages[id: id]]
+    } onChange: {
+      rowInvalidated.add(1, ordering: .relaxed)
+    }
+    withObservationTracking {
+      // From the article:
+      // The list view's `ForEach`: invalidated by insertions, removals and moves,
+      // not by edits of a row.
+      ids = store.state[\.messages.ids]
+    } onChange: {
+      listInvalidated.add(1, ordering: .relaxed)
+    }
+
+    // Checked:
+    XCTAssertEqual(message?.text, "Message 42")
+    XCTAssertEqual(ids?.count, 1_000)
+    store.commit { $0.messages[id: 41]?.isRead = true }
+    XCTAssertEqual(rowInvalidated.load(ordering: .relaxed), 0, "another row's edit invalidated the row view")
+    XCTAssertEqual(listInvalidated.load(ordering: .relaxed), 0, "a row edit invalidated the list view")
+    store.commit { $0.messages[id: 42]?.isRead = true }
+    XCTAssertEqual(rowInvalidated.load(ordering: .relaxed), 1)
+    XCTAssertEqual(listInvalidated.load(ordering: .relaxed), 0)
+    store.commit { $0.messages.remove(id: 7) }
+    XCTAssertEqual(listInvalidated.load(ordering: .relaxed), 1)
   }
 }
 

@@ -68,6 +68,55 @@ final class ObservationTests: XCTestCase {
     XCTAssertEqual(store.core.valueSubscriberCount, 0, "commits keep paying for a read nobody watches")
   }
 
+  func testRowReaderIsInvalidatedOnlyByItsRow() {
+    let store = Store<RowList, Never>(initialState: RowList())
+    let reader7 = track { store.state[\.rows[id: 7]] }
+    let reader8 = track { store.state[\.rows[id: 8]] }
+    let memberReader = track { store.state.rows[id: 8] }
+
+    store.commit { $0.rows[id: 7]?.title = "seven" }
+    XCTAssertTrue(reader7.isSet)
+    XCTAssertFalse(reader8.isSet, "a commit of row 7 invalidated the reader of row 8")
+    XCTAssertTrue(memberReader.isSet, "a member read tracks the whole collection")
+
+    store.commit { $0.rows[id: 8]?.title = "Row 8" }  // an equal value
+    XCTAssertFalse(reader8.isSet)
+    store.commit { $0.rows[id: 8] = nil }
+    XCTAssertTrue(reader8.isSet)
+  }
+
+  func testRowReaderIsNotInvalidatedByAnUnrelatedField() {
+    let store = Store<RowList, Never>(initialState: RowList())
+    let reader = track { store.state[\.rows[id: 3]] }
+    store.commit { $0.filter = "unread" }
+    XCTAssertFalse(reader.isSet)
+    store.commit { $0.rows[id: 3]?.title = "three" }
+    XCTAssertTrue(reader.isSet)
+  }
+
+  func testIDsReaderIsInvalidatedByInsertionsAndRemovalsOnly() {
+    let store = Store<RowList, Never>(initialState: RowList())
+    let beforeInsert = track { store.state[\.rows.ids] }
+    store.commit { $0.rows[id: 5]?.title = "five" }
+    store.commit { $0.filter = "unread" }
+    XCTAssertFalse(beforeInsert.isSet, "a row edit invalidated a reader of the ids")
+    store.commit { $0.rows.append(ObservedRow(id: 10, title: "Row 10")) }
+    XCTAssertTrue(beforeInsert.isSet)
+
+    let beforeRemove = track { store.state[\.rows.ids] }
+    store.commit { $0.rows[id: 2]?.title = "two" }
+    XCTAssertFalse(beforeRemove.isSet)
+    store.commit { $0.rows.remove(id: 2) }
+    XCTAssertTrue(beforeRemove.isSet)
+  }
+
+  func testKeyPathReadOutsideAnObserverReturnsTheValue() {
+    let store = Store<RowList, Never>(initialState: RowList())
+    XCTAssertEqual(store.state[\.rows[id: 4]]?.title, "Row 4")
+    XCTAssertEqual(Array(store.state[\.rows.ids]), Array(0..<10))
+    XCTAssertNil(store.state[\.rows[id: 99]])
+  }
+
   func testObservationFromManyThreads() {
     let store = Store<Counter, Never>(initialState: Counter())
     let invalidations = Atomic<Int>(0)
@@ -97,4 +146,14 @@ extension Atomic where Value == Bool {
     func set() { value.store(true, ordering: .releasing) }
     var isSet: Bool { value.load(ordering: .acquiring) }
   }
+}
+
+struct ObservedRow: Identifiable, Equatable, Sendable {
+  let id: Int
+  var title: String
+}
+
+struct RowList: Equatable, Sendable {
+  var rows = IdentifiedArrayOf<ObservedRow>(uniqueElements: (0..<10).map { ObservedRow(id: $0, title: "Row \($0)") })
+  var filter = ""
 }

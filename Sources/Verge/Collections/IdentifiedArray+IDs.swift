@@ -61,10 +61,12 @@ extension IdentifiedArray {
     /// Iterates the ids in order.
     public struct Iterator: IteratorProtocol {
       @usableFromInline var base: IdentifiedArray.Iterator
-      @usableFromInline let identify: (Element) -> ID
+      // `IdentifiedArray.Identify`, not `(Element) -> ID`: inside an
+      // iterator of ids, `Element` can name the ids.
+      @usableFromInline let identify: IdentifiedArray.Identify
 
       @inlinable
-      init(base: IdentifiedArray.Iterator, identify: @escaping (Element) -> ID) {
+      init(base: IdentifiedArray.Iterator, identify: @escaping IdentifiedArray.Identify) {
         self.base = base
         self.identify = identify
       }

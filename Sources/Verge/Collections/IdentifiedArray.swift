@@ -51,7 +51,10 @@ public struct IdentifiedArray<ID: Hashable, Element> {
   /// Reads an element's id: `{ $0.id }` for `Identifiable` elements,
   /// specialized where the array is made (a key path would be read through
   /// the runtime on every insertion and removal).
-  @usableFromInline let identify: (Element) -> ID
+  @usableFromInline let identify: Identify
+
+  /// Reads an element's id.
+  @usableFromInline typealias Identify = (Element) -> ID
 
   @inlinable
   init(list: PersistentList<Element>, positions: PersistentMap<ID, UInt64>, identify: @escaping (Element) -> ID) {

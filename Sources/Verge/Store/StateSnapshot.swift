@@ -33,6 +33,34 @@ public struct StateSnapshot<State: Equatable & Sendable>: Sendable {
     return member
   }
 
+  /// Reads the value at `keyPath`, however deep; inside an observer,
+  /// registers a dependency on that value alone.
+  ///
+  /// This is how a view of one row of a large collection reads its row: a
+  /// member read (`store.state.rows[id: id]`) registers the whole `rows`
+  /// collection, so a commit that changes any row invalidates it, while
+  /// `store.state[\.rows[id: id]]` registers only the row, so only a commit
+  /// that changes that row (or removes it) invalidates it. A list view
+  /// reads `store.state[\.rows.ids]`: editing a row leaves the ids alone
+  /// and does not invalidate it; an insertion, removal or move does.
+  ///
+  /// ```swift
+  /// let row = store.state[\.rows[id: id]]  // a row view
+  /// let ids = store.state[\.rows.ids]      // a list view's ForEach
+  /// ```
+  ///
+  /// - Parameter keyPath: The key path of the value, from the state.
+  /// - Returns: The value.
+  /// - Complexity: The key path's read. Inside an observer, every commit
+  ///   until the value changes reads the key path again to compare (for
+  ///   `\.rows[id: id]` on an ``IdentifiedArray``: O(log n)).
+  @inlinable
+  public subscript<Value: Equatable & Sendable>(keyPath: KeyPath<State, Value>) -> Value {
+    let member = value[keyPath: keyPath]
+    observation?.track(keyPath, value: member)
+    return member
+  }
+
   /// Reads a property that is not `Equatable`; observers that read it are
   /// invalidated by every commit that writes anything.
   @inlinable

@@ -1,3 +1,5 @@
+import Verge
+
 /// A field-by-field difference between two values, for test failures.
 ///
 /// `StateDiff` walks both values with `Mirror` — through nested structs,
@@ -111,6 +113,14 @@ public enum StateDiff {
   private static func collect(_ expected: Slot, _ actual: Slot, path: String, depth: Int, into result: inout [Difference]) {
     guard case .present(let e) = expected, case .present(let a) = actual else {
       leaf(expected, actual, path: path, into: &result)
+      return
+    }
+    // Before any mirror, which may list every element of a large
+    // collection: a value that can name only its differing parts does.
+    if depth < maximumDepth, type(of: e) == type(of: a), let e = e as? any DiffPairRepresentable,
+      let (eParts, aParts) = e.diffRepresentations(against: a)
+    {
+      collect(eParts, aParts, path: path, depth: depth, into: &result)
       return
     }
     let eMirror = Mirror(reflecting: e)

@@ -125,6 +125,31 @@ final class IdentifiedArrayCostTests: XCTestCase {
     XCTAssertLessThanOrEqual(visited, 4 * large.list.height * 3, "visited \(visited) nodes of up to \(allNodes)")
   }
 
+  func testDiffOfSharedVersionsVisitsOnlyTheChangedLeaves() {
+    var changed = large
+    changed[id: 12_345]?.value = "changed"
+    changed.append(Row(-1))
+    changed.remove(id: 70_000)
+    var visited = 0
+    large.list.forEachElementNotShared(with: changed.list, { _ in visited += 1 }, { _ in visited += 1 })
+    // Three leaves changed on each side: at most a leaf's worth each.
+    XCTAssertGreaterThan(visited, 0)
+    XCTAssertLessThanOrEqual(visited, 2 * 3 * ListNode<Row>.leafCapacity, "visited \(visited) of \(Self.size) rows")
+
+    guard let (own, other) = large.diffRepresentations(against: changed),
+      case .entries(let expected) = own, case .entries(let actual) = other
+    else { return XCTFail("an IdentifiedArray lists its differing elements by id") }
+    XCTAssertEqual(expected.map(\.key), ["id: 12345", "id: 70000"])
+    XCTAssertEqual(actual.map(\.key), ["id: 12345", "id: -1"])
+  }
+
+  func testDiffOfCopiesIsEmpty() {
+    guard let (own, other) = large.diffRepresentations(against: large),
+      case .entries(let expected) = own, case .entries(let actual) = other
+    else { return XCTFail("an IdentifiedArray lists its differing elements by id") }
+    XCTAssertTrue(expected.isEmpty && actual.isEmpty)
+  }
+
   func testEqualityOfUnrelatedArraysVisitsEverything() {
     let rebuilt = IdentifiedArrayOf<Row>(uniqueElements: large.elements)
     var visited = 0

@@ -24,7 +24,29 @@ extension PersistentList where Element: Equatable {
     if a === b { return true }
     visited &+= 1
     if a.isLeaf && b.isLeaf { return a.elements == b.elements }
+    if !a.isLeaf && !b.isLeaf && a.counts == b.counts {
+      // Children aligned one to one (the common case: two versions that
+      // differ by writes in place): skip the shared ones by identity,
+      // without retaining them, and open only those that differ.
+      let width = a.children.count
+      var index = firstDifferingChild(a, b, from: 0)
+      while index < width {
+        if !equal(a.children[index], b.children[index], visited: &visited) { return false }
+        index = firstDifferingChild(a, b, from: index &+ 1)
+      }
+      return true
+    }
     return equalRuns(a.isLeaf ? [a] : a.children, b.isLeaf ? [b] : b.children, visited: &visited)
+  }
+
+  /// The first position from `start` where the branches `a` and `b`,
+  /// which have as many children, hold different children (by address, with
+  /// no reference counting); their width when there is none.
+  @inlinable
+  static func firstDifferingChild(_ a: ListNode<Element>, _ b: ListNode<Element>, from start: Int) -> Int {
+    a.children.withUnsafeBytes { left in
+      b.children.withUnsafeBytes { right in firstDifferingWord(left, right, from: start) }
+    }
   }
 
   /// Whether two sequences of nodes holding as many elements in all hold
@@ -188,4 +210,20 @@ extension PersistentList {
     visit(root, depth: 0, isRoot: true)
     return problems
   }
+}
+
+/// The first word position from `start` where `left` and `right` differ;
+/// their length in words when there is none. Not generic, so that
+/// unspecialized callers pay no type metadata look-up per word.
+@usableFromInline
+func firstDifferingWord(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer, from start: Int) -> Int {
+  let stride = MemoryLayout<UInt>.stride
+  let count = Swift.min(left.count, right.count) / stride
+  var index = start
+  while index < count {
+    let offset = index &* stride
+    if left.load(fromByteOffset: offset, as: UInt.self) != right.load(fromByteOffset: offset, as: UInt.self) { break }
+    index &+= 1
+  }
+  return index
 }

@@ -137,15 +137,25 @@ struct PersistentList<Element> {
   /// - Complexity: O(log n).
   @inlinable
   func element(label: UInt64) -> Element {
-    var node = root
-    while !node.isLeaf {
-      guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
-      node = node.children[child]
+    // The descent holds no reference to the nodes it passes: `root` keeps
+    // them alive and a read changes nothing, so it costs no reference
+    // counting.
+    var node = Unmanaged.passUnretained(root)
+    while true {
+      let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+        guard !node.isLeaf else { return nil }
+        guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
+      }
+      guard let next else { break }
+      node = next
     }
-    guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
-      preconditionFailure("IdentifiedArray: label not found")
+    return node._withUnsafeGuaranteedRef { node in
+      guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+        preconditionFailure("IdentifiedArray: label not found")
+      }
+      return node.elements[offset]
     }
-    return node.elements[offset]
   }
 
   /// The position of the element labelled `label`, which must be present.

@@ -303,24 +303,46 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
     (0..<entryCount).first { self.key(at: $0) == key }
   }
 
+  /// The value for `key`, whose hash is `hash`, in this subtree.
+  ///
+  /// The descent holds no reference to the nodes it passes (the caller's
+  /// reference to this node keeps the whole subtree alive, and a read
+  /// changes nothing), so it costs no reference counting.
   @inlinable
   package func find(_ key: Key, hash: UInt64) -> Value? {
-    var node = self
+    var node = Unmanaged.passUnretained(self)
     var shift: UInt64 = 0
     while true {
-      if shift >= Self.maxShift {
-        return node.collisionIndex(of: key).map { node.entry(at: $0).value }
+      let step: FindStep = node._withUnsafeGuaranteedRef { node in
+        if shift >= Self.maxShift {
+          return .found(node.collisionIndex(of: key).map { node.entry(at: $0).value })
+        }
+        let bit = Self.bit(hash, shift)
+        let header = node.fields
+        return node.withUnsafeMutablePointerToElements { words in
+          if header.dataMap & bit != 0 {
+            let entry = Self.entries(after: words, childCount: Int(header.childCount))[Self.position(header.dataMap, bit)]
+            return .found(entry.key == key ? entry.value : nil)
+          }
+          guard header.nodeMap & bit != 0 else { return .found(nil) }
+          let child = UnsafeRawPointer(words).load(
+            fromByteOffset: Self.position(header.nodeMap, bit) &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+          return .descend(Unmanaged<MapNode>.fromOpaque(child))
+        }
       }
-      let bit = Self.bit(hash, shift)
-      let header = node.fields
-      if header.dataMap & bit != 0 {
-        let entry = node.entry(at: Self.position(header.dataMap, bit))
-        return entry.key == key ? entry.value : nil
+      switch step {
+      case .found(let value): return value
+      case .descend(let child): node = child
       }
-      guard header.nodeMap & bit != 0 else { return nil }
-      node = node.child(at: Self.position(header.nodeMap, bit))
       shift += Self.levelBits
     }
+  }
+
+  /// One level of ``find(_:hash:)``: the answer, or the child to descend to.
+  @usableFromInline
+  package enum FindStep {
+    case found(Value?)
+    case descend(Unmanaged<MapNode>)
   }
 
   // MARK: Building changed nodes

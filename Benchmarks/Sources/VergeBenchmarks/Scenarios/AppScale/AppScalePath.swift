@@ -24,7 +24,7 @@ enum AppScalePath: CaseIterable {
     case .ifChangedKeyPath: "(d) commit, 1,000 sinkState { $0.ifChanged(path) }, path = \\.rows[k]"
     case .derivedMap: "(e) commit, 1,000 derived(.map { $0.rows[k] })"
     case .derivedSelect: "(e) commit, 1,000 derived(.select(\\.rows[k]))"
-    case .observation: "(e) commit, 1,000 withObservationTracking { store.state.rows[k] }"
+    case .observation: "(e) commit, 1,000 withObservationTracking { store.state[\\.rows[k]] }"
     case .scopeCommit: "(f) method ScopedStore commit on one row"
     case .derivedEntity: "(g) VergeORM update, 1,000 derivedEntity"
     case .testStore: "(h) TestStore send + assertion of a row action"

@@ -199,7 +199,9 @@ final class ObservationReaders<Rows: AppScaleRows>: Sendable {
   func track(_ reader: Int) {
     let id = watched[reader]
     withObservationTracking {
-      blackHole(store.state.rows.row(id))
+      // The form the Large states article teaches a row view: a read
+      // through a key path into the row tracks that row alone.
+      blackHole(store.state[Rows.rowKeyPath(id)])
     } onChange: { [self] in
       invalidated.withLock { $0.append(reader) }
     }
