@@ -16,4 +16,16 @@ enum Misuse {
       Move the call after the commit returns, or into a subscriber.
       """)
   }
+
+  /// A nesting of two stores' locks opposite to one already made.
+  static func lockOrderCycle(outer: String, inner: String) -> Never {
+    report(
+      """
+      \(inner) was used inside a commit closure of \(outer), and \(outer) was used \
+      inside a commit closure of \(inner) before (directly or through other stores). \
+      Threads nesting them in the two orders can deadlock, so every nesting of the \
+      second order traps, whatever the timing. Nest commit closures of several stores \
+      in one order, or make the inner call after the outer commit returns.
+      """)
+  }
 }

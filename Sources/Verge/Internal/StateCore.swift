@@ -153,6 +153,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   }
 
   deinit {
+    LockOrder.forget(UInt(bitPattern: ObjectIdentifier(self)))
     let subscribers = storage.withLock { $0.subscribers }
     for subscriber in subscribers {
       subscriber.terminate()
@@ -162,16 +163,24 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   // MARK: - Locking
 
   /// Runs `body` under the storage lock, trapping with a clear message when
-  /// the calling thread already holds it (which would deadlock).
+  /// the calling thread already holds it, or when taking it inside another
+  /// core's commit closure reverses an order of nesting (`LockOrder`):
+  /// either could deadlock.
   @inlinable @inline(__always)
   func withStorage<Result, Failure: Error>(
     _ operation: StaticString = #function,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try withStorage(as: ThreadIdentity.marks(key: marksKey), operation, body)
+    let marks = ThreadIdentity.marks(key: marksKey)
+    if let outer = marks.pointee.closureCore {
+      LockOrder.takeNested(self, insideClosureOf: outer)
+    }
+    return try withStorage(as: marks, operation, body)
   }
 
-  /// `withStorage(_:_:)` for the thread whose marks the caller already has.
+  /// `withStorage(_:_:)` for the thread whose marks the caller already has,
+  /// which has checked the order of nesting (`LockOrder`) when it is inside
+  /// a commit closure.
   @inlinable @inline(__always)
   func withStorage<Result, Failure: Error>(
     as marks: UnsafeMutablePointer<ThreadMarks>,
@@ -243,6 +252,16 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   ) throws(Failure) -> Result {
     let marks = ThreadIdentity.marks(key: marksKey)
     defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if let outer = marks.pointee.closureCore {
+      // Nested in another core's commit closure: check the order of nesting
+      // before taking the lock; never deliver directly (the events wait for
+      // the outermost closure to end).
+      LockOrder.takeNested(self, insideClosureOf: outer)
+      if Self.isLarge {
+        return try commitLarge(marks: marks, trace: trace, countAfter: &countAfter, body)
+      }
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
+    }
     if Self.isLarge {
       return try commitLarge(marks: marks, trace: trace, countAfter: &countAfter, body)
     }
@@ -251,7 +270,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
 
   /// `commit(trace:countAfter:_:)` for a state that is not `isLarge`: its
   /// values may sit on the stack. A function of its own so that an
-  /// unoptimized build does not reserve its stack for large states.
+  /// unoptimized build does not reserve its stack for large states. Called
+  /// outside any commit closure (`marks` has no `closureCore`).
   @inlinable @inline(__always)
   func commitSmall<Result, Failure: Error>(
     marks: UnsafeMutablePointer<ThreadMarks>,
@@ -267,7 +287,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     do {
       result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
         defer { countAfter = changeCounter.current }
-        let (result, changed, previous) = try ThreadIdentity.asClosure(marks: marks) {
+        let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
           () throws(Failure) in try apply(&storage, trace: trace, body)
         }
         guard changed else { return result }
@@ -351,7 +371,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   ) throws(Failure) -> Result {
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
-      let (result, changed, previous) = try ThreadIdentity.asClosure(marks: marks) {
+      let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) in try apply(&storage, trace: trace, body)
       }
       if changed { notify = record(&storage, previous: previous) }
@@ -384,7 +404,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
       let previous = storage.changeSubscribers > 0 || hasMiddlewares ? ValueBox(storage.value) : nil
-      let (result, written) = try ThreadIdentity.asClosure(marks: marks) {
+      let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) -> (Result, Bool) in
         var written = false
         let result: Result
@@ -718,18 +738,17 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// `drain()` for the thread whose marks the caller already has.
   @inlinable
   func drain(marks: UnsafeMutablePointer<ThreadMarks>) {
-    let word = marks.pointee.word & ~ThreadMarks.deferred
-    if word == 0 {
-      // Not delivering anything: wait for the delivering thread, if any,
-      // then deliver whatever is left ourselves.
-      delivery.withLock { deliverPending(using: &$0, marks: marks) }
-    } else if word & ThreadMarks.closures != 0 {
+    if ThreadIdentity.isInClosure(marks) {
       // Inside a commit closure of some core: that core's lock is held, so
       // waiting could deadlock (the delivering thread may be waiting for
       // it) and delivering could run a subscriber that uses it. Deliver
       // once the outermost closure has ended.
       ThreadIdentity.deferDelivery(of: self, marks: marks)
       return
+    } else if marks.pointee.word & ~ThreadMarks.deferred == 0 {
+      // Not delivering anything: wait for the delivering thread, if any,
+      // then deliver whatever is left ourselves.
+      delivery.withLock { deliverPending(using: &$0, marks: marks) }
     } else {
       // Already delivering (a subscriber committed): never wait, or two
       // deliveries waiting on each other would deadlock. Leave the events to
@@ -825,6 +844,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         subscriber._withUnsafeGuaranteedRef { body($0) }
       }
     }
+  }
+}
+
+extension StateCore: LockOrderNode {
+  @usableFromInline
+  var lockOrderRole: String {
+    "the store of `\(Value.self)` at \(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))"
   }
 }
 

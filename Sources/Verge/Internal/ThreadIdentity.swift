@@ -13,21 +13,22 @@ import Bionic
 /// its commit closures to end.
 @usableFromInline
 struct ThreadMarks {
-  /// Deliveries the thread is inside of (the low 32 bits), commit closures
-  /// it is running (in units of `closure`), and `deferred` when
-  /// `deferredCores` is not empty. Zero means "free": neither delivering nor
-  /// holding any store's lock, so the thread may wait for a delivery.
+  /// Deliveries the thread is inside of (the low bits), and `deferred` when
+  /// `deferredCores` is not empty. Zero, with `closureCore` `nil`, means
+  /// "free": neither delivering nor holding any store's lock, so the thread
+  /// may wait for a delivery.
   @usableFromInline var word = 0
+  /// The core whose commit closure (or commit middleware) the thread runs
+  /// innermost, `nil` outside any. Saved and restored around each closure,
+  /// which costs what counting the closures did; a core whose lock is taken
+  /// while it is set is taken nested, which `LockOrder` checks.
+  @usableFromInline var closureCore: UnsafeRawPointer?
   /// Cores whose events this thread queued from inside a commit closure;
   /// drained once its last commit closure ends.
   @usableFromInline var deferredCores: [any DeferredDelivery] = []
 
-  /// One commit closure (or commit middleware) running in `word`.
-  @usableFromInline static let closure = 1 << 32
   /// Set in `word` while `deferredCores` is not empty.
   @usableFromInline static let deferred = 1 << 62
-  /// The bits of `word` that count commit closures.
-  @usableFromInline static let closures = deferred - closure
 
   @usableFromInline
   init() {}
@@ -78,7 +79,8 @@ enum ThreadIdentity {
   }()
 
   /// The calling thread's marks: how many subscriber deliveries (of any
-  /// store or derived value) and commit closures it is inside of right now.
+  /// store or derived value) it is inside of right now, and the core whose
+  /// commit closure it runs innermost.
   ///
   /// A thread that is delivering or inside a commit closure never blocks
   /// waiting for another thread's delivery: that is what keeps cross-store
@@ -87,7 +89,7 @@ enum ThreadIdentity {
   /// The marks are plain memory of the calling thread's own, found with
   /// one `pthread_getspecific` through a key read once by the caller
   /// (`marksKey` is a lazily made global, whose every read checks that it
-  /// was made); marking and unmarking are then an addition each.
+  /// was made); marking and unmarking are then an addition or a store each.
   @inlinable @inline(__always)
   static func marks(key: pthread_key_t) -> UnsafeMutablePointer<ThreadMarks> {
     if let marks = pthread_getspecific(key) {
@@ -114,21 +116,23 @@ enum ThreadIdentity {
     return try body()
   }
 
-  /// Runs `body` as a commit closure of the calling thread: a core that
-  /// it commits to meanwhile leaves its events for later (`deferDelivery`).
+  /// Runs `body` as a commit closure of `core` on the calling thread: a
+  /// core that it commits to meanwhile leaves its events for later
+  /// (`deferDelivery`), and one whose lock it takes is taken nested.
   @inlinable @inline(__always)
-  static func asClosure<R, Failure: Error>(
-    marks: UnsafeMutablePointer<ThreadMarks>, _ body: () throws(Failure) -> R
+  static func asClosure<Core: AnyObject, R, Failure: Error>(
+    of core: Core, marks: UnsafeMutablePointer<ThreadMarks>, _ body: () throws(Failure) -> R
   ) throws(Failure) -> R {
-    marks.pointee.word &+= ThreadMarks.closure
-    defer { marks.pointee.word &-= ThreadMarks.closure }
+    let outer = marks.pointee.closureCore
+    marks.pointee.closureCore = UnsafeRawPointer(Unmanaged.passUnretained(core).toOpaque())
+    defer { marks.pointee.closureCore = outer }
     return try body()
   }
 
   /// Whether the calling thread is inside a commit closure.
   @inlinable @inline(__always)
   static func isInClosure(_ marks: UnsafeMutablePointer<ThreadMarks>) -> Bool {
-    marks.pointee.word & ThreadMarks.closures != 0
+    marks.pointee.closureCore != nil
   }
 
   /// Remembers that `core` has events to deliver once the calling thread's
@@ -145,13 +149,14 @@ enum ThreadIdentity {
   /// has ended. Inlined down to a load and a comparison when nothing was.
   @inlinable @inline(__always)
   static func deliverDeferred(marks: UnsafeMutablePointer<ThreadMarks>) {
-    if marks.pointee.word & (ThreadMarks.closures | ThreadMarks.deferred) == ThreadMarks.deferred {
+    if marks.pointee.word & ThreadMarks.deferred != 0 {
       deliverDeferredCores(marks: marks)
     }
   }
 
   @usableFromInline
   static func deliverDeferredCores(marks: UnsafeMutablePointer<ThreadMarks>) {
+    guard !isInClosure(marks) else { return }
     while marks.pointee.word & ThreadMarks.deferred != 0 {
       marks.pointee.word &= ~ThreadMarks.deferred
       var cores: [any DeferredDelivery] = []
