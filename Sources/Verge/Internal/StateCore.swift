@@ -937,9 +937,22 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
       }
     }
     switch queue {
-    case .committingThread: deliver()
-    case .main: DispatchQueue.main.async(execute: deliver)
-    case .dispatch(let queue): queue.async(execute: deliver)
+    case .committingThread:
+      deliver()
+    case .main:
+      // A ticket, as `perform` takes one: `waitUntilAllEventConsumed()`
+      // waits for this block too.
+      let ticket = PendingDeliveries.begin()
+      DispatchQueue.main.async {
+        deliver()
+        PendingDeliveries.finish(ticket)
+      }
+    case .dispatch(let queue):
+      let ticket = PendingDeliveries.begin()
+      queue.async {
+        deliver()
+        PendingDeliveries.finish(ticket)
+      }
     }
   }
 
