@@ -51,4 +51,34 @@ final class MiddlewareTests: XCTestCase {
     XCTAssertEqual(
       lines.values, ["commit rename (VergeTests/MiddlewareTests.swift:\(line)): name  → Ada"])
   }
+
+  func testMiddlewaresSeeThePreviousValueWhateverTheSubscribersDo() {
+    // A commit keeps the previous value for `Changes` subscribers or for
+    // middlewares; neither must lose it when the other comes or goes.
+    let seen = Recorder<String>()
+    let record = CommitMiddleware<Counter>(name: "record") { before, after, _ in
+      seen.append("\(before.count)->\(after.count)")
+    }
+    let store = Store<Counter, Never>(initialState: Counter())
+    store.add(middleware: record)
+    store.commit { $0.count = 1 }
+    XCTAssertEqual(seen.values, ["0->1"])
+
+    let previous = Recorder<Int?>()
+    let subscription = store.sinkState(dropsFirst: true) { previous.append($0.previous?.count) }
+    store.commit { $0.count = 2 }
+    subscription.cancel()
+    store.commit { $0.count = 3 }
+    XCTAssertEqual(previous.values, [1])
+    XCTAssertEqual(seen.values, ["0->1", "1->2", "2->3"])
+
+    let plain = Store<Counter, Never>(initialState: Counter())
+    let changes = Recorder<Int?>()
+    let watching = plain.sinkState(dropsFirst: true) { changes.append($0.previous?.count) }
+    plain.add(middleware: record)
+    plain.commit { $0.count = 7 }
+    XCTAssertEqual(changes.values, [0])
+    XCTAssertEqual(seen.values.last, "0->7")
+    withExtendedLifetime(watching) {}
+  }
 }

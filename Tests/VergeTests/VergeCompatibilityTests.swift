@@ -1,5 +1,6 @@
 import Dispatch
 import Verge
+import Synchronization
 import VergeTestSupport
 import XCTest
 
@@ -442,6 +443,27 @@ final class VergeCompatibilityTests: XCTestCase {
     let before = store.state.middlewareRuns
     store.commit { $0.count += 1 }
     XCTAssertEqual(store.state.middlewareRuns - before, 50, "every added middleware runs on the next commit")
+  }
+
+  /// Queued deliveries (events that waited in the store's queue, such as a
+  /// first delivery or a change committed while another was delivering) take
+  /// a ticket too: waiting returns only once they have run.
+  func testWaitingCoversEveryDeliveryScheduledOnAQueue() async {
+    for _ in 0..<50 {
+      let queue = DispatchQueue(label: "subscriber")
+      let blocker = DispatchSemaphore(value: 0)
+      queue.async { blocker.wait() }
+      let store = Store<Demo, Never>(initialState: .init())
+      let seen = Mutex<[Int]>([])
+      let subscription = store.derived(.select(\.count)).sinkState(queue: .dispatch(queue)) { changes in
+        seen.withLock { $0.append(changes.current) }
+      }
+      store.commit { $0.count = 3 }
+      DispatchQueue.global().async { blocker.signal() }
+      await store.waitUntilAllEventConsumed()
+      XCTAssertEqual(seen.withLock { $0 }, [0, 3])
+      subscription.cancel()
+    }
   }
 
   func testADerivedValueOnAQueueIsCurrentOnceItsDeliveriesAreConsumed() async {

@@ -77,7 +77,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     @usableFromInline var sequence: UInt64 = 0
     @usableFromInline var subscribers: [Subscriber] = []
     /// Subscribers that receive `Changes` and so are promised the previous value.
-    @usableFromInline var changeSubscribers = 0
+    @usableFromInline var changeSubscribers = 0 {
+      didSet { keepsPrevious = changeSubscribers > 0 || hasMiddlewares }
+    }
     /// Subscribers of any kind that receive values (`Changes` or plain values).
     @usableFromInline var valueSubscribers = 0
     @usableFromInline var activitySubscribers = 0
@@ -89,9 +91,26 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     /// Set once the source this core follows has gone away (`end()`): no
     /// subscriber is kept after that.
     @usableFromInline var ended = false
+    /// Hooks run inside every commit that writes; `add(middleware:)`
+    /// appends. Kept in the locked storage rather than in a `var` of the
+    /// core: a class's `var` read by code inlined into another module pays
+    /// a dynamic exclusivity check (`swift_beginAccess`, about 40
+    /// instructions) on every commit.
+    @usableFromInline var middlewares: [CommitMiddleware<Value>]
+    /// `!middlewares.isEmpty`.
+    @usableFromInline var hasMiddlewares: Bool {
+      didSet { keepsPrevious = changeSubscribers > 0 || hasMiddlewares }
+    }
+    /// Whether a commit keeps the previous value (for `Changes`
+    /// subscribers or middlewares): kept up to date by the two fields it
+    /// depends on, so that every commit reads it with one load.
+    @usableFromInline private(set) var keepsPrevious: Bool
     @usableFromInline
-    init(value: Value) {
+    init(value: Value, middlewares: [CommitMiddleware<Value>]) {
       self.value = value
+      self.middlewares = middlewares
+      hasMiddlewares = !middlewares.isEmpty
+      keepsPrevious = hasMiddlewares
     }
   }
 
@@ -119,13 +138,6 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// made with the first derived value.
   @usableFromInline let hubSlot = LockedBox<DerivedHub<Value>?>(nil)
   @usableFromInline let isEqual: @Sendable (Value, Value) -> Bool
-  /// Hooks run inside every commit that writes. Safe unsynchronized: read
-  /// and written only under the storage lock (`add(middleware:)` appends).
-  @usableFromInline nonisolated(unsafe) var middlewares: [CommitMiddleware<Value>]
-  /// `!middlewares.isEmpty`, read by every commit with one load. Safe
-  /// unsynchronized: read and written only under the storage lock. (A
-  /// plain field: an atomic here costs the commit two instructions more.)
-  @usableFromInline nonisolated(unsafe) var hasMiddlewares: Bool
   /// `ThreadIdentity.marksKey`, read once: a commit reads it without
   /// checking that the lazy global was made.
   @usableFromInline let marksKey = ThreadIdentity.marksKey
@@ -136,10 +148,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     isEqual: @escaping @Sendable (Value, Value) -> Bool,
     middlewares: [CommitMiddleware<Value>] = []
   ) {
-    storage = LockedBox(Storage(value: value))
-    self.middlewares = middlewares
+    storage = LockedBox(Storage(value: value, middlewares: middlewares))
     self.isEqual = isEqual
-    hasMiddlewares = !middlewares.isEmpty
   }
 
   /// Appends a commit middleware; it sees every commit from the next one on.
@@ -147,8 +157,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// - Parameter middleware: The hook to add after the existing ones.
   func add(middleware: CommitMiddleware<Value>) {
     withStorage("add(middleware:)") { storage in
-      middlewares.append(middleware)
-      hasMiddlewares = true
+      storage.middlewares.append(middleware)
+      storage.hasMiddlewares = true
     }
   }
 
@@ -403,7 +413,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   ) throws(Failure) -> Result {
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
-      let previous = storage.changeSubscribers > 0 || hasMiddlewares ? ValueBox(storage.value) : nil
+      let previous = storage.keepsPrevious ? ValueBox(storage.value) : nil
       let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) -> (Result, Bool) in
         var written = false
@@ -427,9 +437,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
           }
           if written { swap(&storage.value, &draft.pointee) }
         }
-        if written, let previous, hasMiddlewares {
+        if written, let previous, storage.hasMiddlewares {
           let trace = trace()
-          for middleware in middlewares {
+          for middleware in storage.middlewares {
             middleware.body(previous.value, &storage.value, trace)
           }
         }
@@ -469,8 +479,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     trace: () -> CommitTrace,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool, Value?) {
-    let keepsPrevious = storage.changeSubscribers > 0 || hasMiddlewares
-    let previous: Value? = keepsPrevious ? storage.value : nil
+    let previous: Value? = storage.keepsPrevious ? storage.value : nil
     var written = false
     let result: Result
     if Failure.self == Never.self {
@@ -494,9 +503,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     // A write notifies even when it assigned equal values: whether a part
     // changed is decided per selection, never by comparing whole states,
     // which would cost O(size of the state) on every commit.
-    if let previous, hasMiddlewares {
+    if let previous, storage.hasMiddlewares {
       let trace = trace()
-      for middleware in middlewares {
+      for middleware in storage.middlewares {
         middleware.body(previous, &storage.value, trace)
       }
     }
@@ -954,9 +963,22 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
       }
     }
     switch queue {
-    case .committingThread: deliver()
-    case .main: DispatchQueue.main.async(execute: deliver)
-    case .dispatch(let queue): queue.async(execute: deliver)
+    case .committingThread:
+      deliver()
+    case .main:
+      // A ticket, as `perform` takes one: `waitUntilAllEventConsumed()`
+      // waits for this block too.
+      let ticket = PendingDeliveries.begin()
+      DispatchQueue.main.async {
+        deliver()
+        PendingDeliveries.finish(ticket)
+      }
+    case .dispatch(let queue):
+      let ticket = PendingDeliveries.begin()
+      queue.async {
+        deliver()
+        PendingDeliveries.finish(ticket)
+      }
     }
   }
 
