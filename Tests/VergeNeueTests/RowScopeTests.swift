@@ -1,5 +1,6 @@
 import Foundation
 import VergeNeue
+import VergeTestSupport
 import XCTest
 
 private struct ScopedRow: Equatable, Sendable, Identifiable {
@@ -119,7 +120,7 @@ final class RowScopeTests: XCTestCase {
 
   // MARK: - In a child process
 
-  private static let childVariable = "VERGE_ROW_SCOPE_CHILD"
+  private static let child = ChildProcess(variable: "VERGE_ROW_SCOPE_CHILD")
 
   func testAScopeByIndexTrapsOnceItsRowIsRemovedAsTheArticleSays() throws {
     let (status, stderr, _) = try runChild("ScopeByIndex")
@@ -152,27 +153,12 @@ final class RowScopeTests: XCTestCase {
   }
 
   private func runChild(_ name: String) throws -> (status: Int32, stderr: String, stdout: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeNeueTests.RowScopeTests/testChild\(name)"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[Self.childVariable] = name
-    // A trap is expected: no crash backtracer (see MisuseTests).
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
-    let outputPipe = Pipe()
-    process.standardOutput = outputPipe
-    try process.run()
-    let errors = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: errors, as: UTF8.self), String(decoding: output, as: UTF8.self))
+    let outcome = try Self.child.run(test: "VergeNeueTests.RowScopeTests/testChild\(name)", scenario: name)
+    return (outcome.status, outcome.stderr, outcome.stdout)
   }
 
   private func onlyAsChild(_ name: String) throws {
-    guard ProcessInfo.processInfo.environment[Self.childVariable] == name else {
+    guard Self.child.isRunning(name) else {
       throw XCTSkip("runs only as the child process of a RowScopeTests test")
     }
   }

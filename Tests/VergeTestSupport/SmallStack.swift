@@ -47,21 +47,7 @@ public enum SmallStack {
   /// - Returns: Whether the child exited normally with status 0, and its
   ///   standard error.
   public static func runChild(test: String, scenario: String) throws -> (succeeded: Bool, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [test]
-    var environment = ProcessInfo.processInfo.environment
-    environment[variable] = scenario
-    // A crash is what is being tested for: no backtracer (see MisuseTests).
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
-    process.standardOutput = Pipe()
-    try process.run()
-    let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let stderr = String(decoding: data, as: UTF8.self)
-    return (process.terminationReason == .exit && process.terminationStatus == 0, stderr)
+    let outcome = try ChildProcess(variable: variable).run(test: test, scenario: scenario)
+    return (outcome.succeeded, outcome.stderr)
   }
 }

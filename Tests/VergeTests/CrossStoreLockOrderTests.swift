@@ -1,5 +1,6 @@
 import Foundation
 @testable import Verge
+import VergeTestSupport
 import XCTest
 
 /// Two stores nested in opposite orders (one's lock taken inside the other's
@@ -17,39 +18,22 @@ final class CrossStoreLockOrderTests: XCTestCase {
     var count = 0
   }
 
-  private static let childVariable = "VERGE_LOCK_ORDER_CHILD"
+  private static let child = ChildProcess(variable: "VERGE_LOCK_ORDER_CHILD")
 
   /// Runs `testChild<name>` of this class in a child process, killing it
   /// when it has not ended within 20 seconds (counted as a hang).
   ///
   /// - Returns: Whether it exited normally with status 0, and its output.
   private func runChild(_ name: String) throws -> (succeeded: Bool, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeTests.CrossStoreLockOrderTests/testChild\(name)"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[Self.childVariable] = name
-    // A trap is expected: no crash backtracer holding the error pipe open.
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let errorPipe = Pipe()
-    // Both into one pipe: a failed assertion of the child is on its output.
-    process.standardError = errorPipe
-    process.standardOutput = errorPipe
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    if exited.wait(timeout: .now() + 20) == .timedOut {
-      process.terminate()
-      exited.wait()
-      XCTFail("child \(name) hung (deadlock)")
-    }
-    let stderr = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return (process.terminationReason == .exit && process.terminationStatus == 0, stderr)
+    let outcome = try Self.child.run(
+      test: "VergeTests.CrossStoreLockOrderTests/testChild\(name)", scenario: name, timeout: 20)
+    if outcome.hung { XCTFail("child \(name) hung (deadlock)") }
+    // A failed assertion of the child is on its output.
+    return (outcome.succeeded, outcome.stderr + outcome.stdout)
   }
 
   private func onlyAsChild(_ name: String) throws {
-    guard ProcessInfo.processInfo.environment[Self.childVariable] == name else {
+    guard Self.child.isRunning(name) else {
       throw XCTSkip("runs only as the child process of its parent test")
     }
   }

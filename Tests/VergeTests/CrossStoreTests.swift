@@ -1,5 +1,6 @@
 import Foundation
 import Verge
+import VergeTestSupport
 import XCTest
 
 /// Two stores that use each other: a commit closure of one that commits to
@@ -13,7 +14,7 @@ final class CrossStoreTests: XCTestCase {
     var echo = 0
   }
 
-  private static let childVariable = "VERGE_CROSS_STORE_CHILD"
+  private static let child = ChildProcess(variable: "VERGE_CROSS_STORE_CHILD")
   /// How long a scenario that should take milliseconds may take before it
   /// counts as hung.
   private static let hangLimit: DispatchTimeInterval = .seconds(20)
@@ -266,26 +267,14 @@ final class CrossStoreTests: XCTestCase {
   // MARK: - Child processes
 
   private func expectChildSucceeds(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeTests.CrossStoreTests/testChild\(name)"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[Self.childVariable] = name
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
-    process.standardOutput = Pipe()
-    try process.run()
-    let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let stderr = String(decoding: data, as: UTF8.self)
-    XCTAssertEqual(process.terminationReason, .exit, stderr, file: file, line: line)
-    XCTAssertEqual(process.terminationStatus, 0, stderr, file: file, line: line)
+    let outcome = try Self.child.run(test: "VergeTests.CrossStoreTests/testChild\(name)", scenario: name)
+    XCTAssertFalse(outcome.hung, "child \(name) hung (deadlock)", file: file, line: line)
+    XCTAssertTrue(outcome.exited, outcome.stderr, file: file, line: line)
+    XCTAssertEqual(outcome.status, 0, outcome.stderr, file: file, line: line)
   }
 
   private func onlyAsChild(_ name: String) throws {
-    guard ProcessInfo.processInfo.environment[Self.childVariable] == name else {
+    guard Self.child.isRunning(name) else {
       throw XCTSkip("runs only as the child process of its parent test")
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Verge
+import VergeTestSupport
 import XCTest
 
 /// Duplicate ids and id-changing writes stop the program with a message
@@ -7,28 +8,15 @@ import XCTest
 /// process (this same test binary, running only the matching `testChild…`
 /// case) and the parent checks its exit status and message.
 final class IdentifiedArrayMisuseTests: XCTestCase {
-  private static let childVariable = "VERGE_IDENTIFIED_ARRAY_CHILD"
+  private static let child = ChildProcess(variable: "VERGE_IDENTIFIED_ARRAY_CHILD")
 
   private func runChild(_ name: String) throws -> (status: Int32, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeTests.IdentifiedArrayMisuseTests/testChild\(name)"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[Self.childVariable] = name
-    // The trap is expected: no crash backtracer (see MisuseTests).
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
-    process.standardOutput = Pipe()
-    try process.run()
-    let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let outcome = try Self.child.run(test: "VergeTests.IdentifiedArrayMisuseTests/testChild\(name)", scenario: name)
+    return (outcome.status, outcome.stderr)
   }
 
   private func onlyAsChild(_ name: String) throws {
-    guard ProcessInfo.processInfo.environment[Self.childVariable] == name else {
+    guard Self.child.isRunning(name) else {
       throw XCTSkip("runs only as the child process of test\(name)")
     }
   }
