@@ -43,9 +43,11 @@ let package = Package(
         "ExampleTerminal",
       ],
       path: "comments", exclude: ["README.md"], swiftSettings: strict),
-    // What both interactive sessions need from the terminal: lines of input
-    // read without stdio's locks, and output written at once.
-    .target(name: "ExampleTerminal", path: "ExampleTerminal", swiftSettings: strict),
+    // What both programs share: lines of input read without stdio's locks,
+    // output written at once, and why a `--state-file` path is refused.
+    .target(
+      name: "ExampleTerminal", dependencies: [.product(name: "Verge", package: "Verge")],
+      path: "ExampleTerminal", swiftSettings: strict),
     .testTarget(
       name: "ExamplesTests",
       dependencies: [

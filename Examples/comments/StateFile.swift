@@ -1,3 +1,4 @@
+import ExampleTerminal
 import Foundation
 import Verge
 import VergeORM
@@ -39,7 +40,7 @@ final class GalleryStateFile {
   ///   directory does not exist, something other than a file is there, it
   ///   is unreadable, or another `comments` is using it).
   init(path: String, session: GallerySession, api: FakePhotoAPI) throws(StateFileProblem) {
-    url = try StateFileProblem.url(of: path)
+    url = try StateFileProblem.url(of: path, program: "comments")
     do {
       persistence = try session.store.persist(\.saved, to: url, version: Self.version)
     } catch {

@@ -1,3 +1,4 @@
+import ExampleTerminal
 import Foundation
 import Verge
 
@@ -59,7 +60,7 @@ final class CounterStateFile {
   ///   directory does not exist, something other than a file is there, it
   ///   is unreadable, or another `counter` is using it).
   init(path: String) throws(StateFileProblem) {
-    url = try StateFileProblem.url(of: path)
+    url = try StateFileProblem.url(of: path, program: "counter")
     store = Store(initialState: SavedCounts())
     do {
       persistence = try store.persist(\.self, to: url, version: Self.version)
