@@ -1,0 +1,136 @@
+import Foundation
+import VergeNeue
+import VergeTestSupport
+import XCTest
+
+private struct WideRow: Equatable, Sendable, Identifiable {
+  let id: Int
+  var count = 0
+}
+
+private struct WideRowFeature: ActionReducer {
+  typealias State = WideRow
+  enum Action: Sendable { case increment }
+
+  func reduce(into state: inout WideRow, action: Action) -> Effect<Action, Activity> {
+    state.count += 1
+    return .none
+  }
+}
+
+/// The 64 KiB part, as a feature of its own.
+private struct LargeFeature: ActionReducer {
+  typealias State = LargeState
+  enum Action: Sendable { case bump }
+
+  func reduce(into state: inout LargeState, action: Action) -> Effect<Action, Activity> {
+    state.count += 1
+    state.last += 1
+    return .none
+  }
+}
+
+/// A root state of 64 KiB and a little: the large part inline beside
+/// identified rows and an optional detail.
+private struct WideListFeature: ActionReducer {
+  struct State: Equatable, Sendable {
+    var large = LargeState()
+    var rows: IdentifiedArrayOf<WideRow> = [WideRow(id: 1), WideRow(id: 2)]
+    var detail: WideRow?
+  }
+  enum Action: Sendable {
+    case row(id: Int, action: WideRowFeature.Action)
+    case detail(WideRowFeature.Action)
+    case large(LargeFeature.Action)
+    case open(id: Int)
+  }
+
+  static let rowCase = ActionCase<Action, (id: Int, action: WideRowFeature.Action)>({ .row(id: $0.id, action: $0.action) }) {
+    if case .row(let id, let action) = $0 { (id, action) } else { nil }
+  }
+  static let detailCase = ActionCase<Action, WideRowFeature.Action>({ .detail($0) }) {
+    if case .detail(let action) = $0 { action } else { nil }
+  }
+  static let largeCase = ActionCase<Action, LargeFeature.Action>({ .large($0) }) {
+    if case .large(let action) = $0 { action } else { nil }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
+    switch action {
+    case .row, .detail, .large: break
+    case .open(let id): state.detail = WideRow(id: id)
+    }
+    return .none
+  }
+}
+
+// The helpers below make and read the stores in frames of their own, so
+// that the test's closure holds no copy of the state while it sends (an
+// unoptimized build keeps one per temporary).
+
+@inline(never)
+private func counts(_ state: WideListFeature.State) -> [Int] {
+  state.rows.map(\.count) + [state.detail?.count ?? -1, state.large.count, state.large.last]
+}
+
+@inline(never)
+private func counts(of store: some ReadableStore<WideListFeature.State, some Sendable>) -> [Int] {
+  counts(store.state.current)
+}
+
+@inline(never)
+private func wideStore() -> ActionStore<Composed<Composed<Composed<WideListFeature>>>> {
+  ActionStore(
+    initialState: WideListFeature.State(),
+    reducer: WideListFeature()
+      .embed(LargeFeature(), state: \.large, action: WideListFeature.largeCase)
+      .forEach(\.rows, action: WideListFeature.rowCase, element: WideRowFeature())
+      .ifLet(\.detail, action: WideListFeature.detailCase, then: WideRowFeature()))
+}
+
+/// Issue 23, item 5: `send` through composition with a 64 KiB
+/// state inline in the root, on a thread with a small stack
+/// (`SmallStack.size`: 512 KiB in optimized builds,
+/// `swift test -c release -Xswiftc -enable-testing --filter SmallStack`;
+/// 1 MiB unoptimized). Each scenario runs in a child process, so that a
+/// stack overflow fails its test instead of ending the run.
+final class SmallStackSendTests: XCTestCase {
+  func testTheRootStateHoldsSixtyFourKibibytesInline() {
+    XCTAssertGreaterThan(MemoryLayout<WideListFeature.State>.size, 65_536)
+  }
+
+  private func expectChildSucceeds(_ scenario: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let (succeeded, stderr) = try SmallStack.runChild(
+      test: "VergeNeueTests.SmallStackSendTests/testChild\(scenario)", scenario: scenario)
+    XCTAssertTrue(succeeded, "\(scenario) failed or crashed on a \(SmallStack.size / 1024) KiB stack:\n\(stderr)", file: file, line: line)
+  }
+
+  /// Runs `body` on a small thread when this process is the child for `scenario`.
+  private func child(_ scenario: String, _ body: @escaping @Sendable () -> Void) throws {
+    guard SmallStack.isChild(running: scenario) else {
+      throw XCTSkip("runs only as the child process of its parent test")
+    }
+    SmallStack.run(body)
+  }
+
+  // MARK: - Send through forEach and ifLet
+
+  func testSendThroughForEachAndIfLet() throws { try expectChildSucceeds("ForEachIfLet") }
+
+  func testChildForEachIfLet() throws {
+    try child("ForEachIfLet") {
+      let store = wideStore()
+      let seen = Collected<[Int]>()
+      let subscription = store.sinkState(dropsFirst: true) { changes in
+        seen.append(counts(changes.current))
+      }
+      store.send(.row(id: 2, action: .increment))
+      store.send(.open(id: 9))
+      store.send(.detail(.increment))
+      store.send(.large(.bump))
+      XCTAssertEqual(seen.all, [[0, 1, -1, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
+      XCTAssertEqual(counts(of: store), [0, 1, 1, 1, 1])
+      subscription.cancel()
+    }
+  }
+}
