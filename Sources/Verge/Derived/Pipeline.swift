@@ -56,9 +56,9 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     // skip the run-time key path projection, which costs more than the rest
     // of a derived value's update together.
     if let offset = MemoryLayout<Input>.offset(of: keyPath) {
-      return Pipeline(areEqual: ==) { OffsetEntry.equatable(offset: offset) }
+      return Pipeline(areEqual: { $0 == $1 }) { OffsetEntry.equatable(offset: offset) }
     }
-    return Pipeline(areEqual: ==) { KeyPathEntry.equatable(keyPath) }
+    return Pipeline(areEqual: { $0 == $1 }) { KeyPathEntry.equatable(keyPath) }
   }
 
   /// Selects a property, as `select(_:)` does; Verge's documentation
@@ -81,7 +81,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
   @inlinable
   public static func map(_ transform: @escaping @Sendable (Input) -> Output) -> Pipeline
   where Output: Equatable {
-    Pipeline(areEqual: ==) { MapEntry.equatable(transform) }
+    Pipeline(areEqual: { $0 == $1 }) { MapEntry.equatable(transform) }
   }
 
   /// Maps the whole input, deciding sameness of outputs with `areEqual`;
@@ -117,7 +117,7 @@ public struct Pipeline<Input: Sendable, Output: Sendable>: Sendable {
     _ keyPaths: repeat KeyPath<Input, each Selected> & Sendable,
     transform: @escaping @Sendable (repeat each Selected) -> Output
   ) -> Pipeline where Output: Equatable {
-    Pipeline(areEqual: ==) {
+    Pipeline(areEqual: { $0 == $1 }) {
       var last: (repeat each Selected)?
       return StepEntry.equatable { input in
         let inputs = (repeat input[keyPath: each keyPaths])

@@ -173,7 +173,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   /// An entry that publishes when the step's output is no longer `==` the last one.
   @inlinable
   static func equatable(_ step: @escaping (Input) -> Output?) -> StepEntry where Output: Equatable {
-    StepEntry(step, areEqual: ==) { entry, input in
+    StepEntry(step, areEqual: { $0 == $1 }) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
       guard let output = entry.step(input) else { return }
       if let last = entry.last, last == output { return }
