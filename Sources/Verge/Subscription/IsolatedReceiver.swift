@@ -21,6 +21,10 @@ final class IsolatedReceiver<Payload: Sendable> {
     /// The subscription's token, once made: a delivery still waiting when
     /// it is cancelled (or released) is dropped, never delivered.
     weak var token: StoreSubscription?
+    /// Whether `token` was set. A drain may run before it is (the first
+    /// delivery of a main-isolated subscription made off the main actor):
+    /// then the subscription is live, not released.
+    var hasToken = false
   }
 
   private let receive: (Payload) -> Void
@@ -61,9 +65,12 @@ final class IsolatedReceiver<Payload: Sendable> {
     }
     let receiver = IsolatedReceiver(receive, actor: isolation)
     let token = subscribe { receiver.deliver($0) }
-    // Before any hop can drain: the caller is on the isolation the drain
-    // runs on, and it has not returned yet.
-    receiver.mailbox.withLock { $0.token = token }
+    // A hop may already have drained (when the caller is not on the
+    // isolation); until now, the subscription counted as live.
+    receiver.mailbox.withLock {
+      $0.token = token
+      $0.hasToken = true
+    }
     return token
   }
 
@@ -108,14 +115,16 @@ final class IsolatedReceiver<Payload: Sendable> {
   /// Runs on the handler's actor.
   private func drain() {
     while true {
-      let (batch, token) = mailbox.withLock { mailbox -> ([Payload], StoreSubscription?) in
+      let (batch, token, hasToken) = mailbox.withLock { mailbox -> ([Payload], StoreSubscription?, Bool) in
         defer { mailbox.waiting = [] }
         if mailbox.waiting.isEmpty { mailbox.isScheduled = false }
-        return (mailbox.waiting, mailbox.token)
+        return (mailbox.waiting, mailbox.token, mailbox.hasToken)
       }
       if batch.isEmpty { return }
       for payload in batch {
-        guard let token, !token.isCancelled else { continue }
+        if hasToken {
+          guard let token, !token.isCancelled else { continue }
+        }
         receive(payload)
       }
     }
