@@ -529,13 +529,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let changed = withUnsafePointer(to: newValue) { newValue in
       withStorage("publish") { storage -> Bool in
         if isEqual(storage.value, newValue.pointee) { return false }
-        let published = ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
-        storage.value = newValue.pointee
-        storage.lastPublished = published
-        countChange(&storage)
-        guard storage.valueSubscribers > 0 else { return true }
-        enqueue(&storage, .change(sequence: storage.sequence, published))
-        notify = true
+        notify = replace(&storage, with: newValue)
         return true
       }
     }
@@ -554,21 +548,27 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     let changed = withStorage("publish") { storage -> Bool in
       let newValue = compute()
       if isEqual(storage.value, newValue) { return false }
-      // The previous value goes straight into the box that a derived
-      // value's `state` reads and the event carries.
-      let published = withUnsafePointer(to: newValue) { newValue in
-        ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
-      }
-      storage.value = newValue
-      storage.lastPublished = published
-      countChange(&storage)
-      guard storage.valueSubscribers > 0 else { return true }
-      enqueue(&storage, .change(sequence: storage.sequence, published))
-      notify = true
+      notify = withUnsafePointer(to: newValue) { replace(&storage, with: $0) }
       return true
     }
     if notify { drain() }
     return changed
+  }
+
+  /// Publishes `newValue` (which differs from the current value): the
+  /// previous value goes straight into the box that a derived value's
+  /// `state` reads and the event carries. Call with the storage lock held.
+  ///
+  /// - Returns: Whether there is something to deliver.
+  @inlinable @inline(__always)
+  func replace(_ storage: inout Storage, with newValue: UnsafePointer<Value>) -> Bool {
+    let published = ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
+    storage.value = newValue.pointee
+    storage.lastPublished = published
+    countChange(&storage)
+    guard storage.valueSubscribers > 0 else { return false }
+    enqueue(&storage, .change(sequence: storage.sequence, published))
+    return true
   }
 
   /// Queues an event; call with the storage lock held.
