@@ -27,7 +27,10 @@ let package = Package(
     .library(name: "VergeTesting", targets: ["VergeTesting"]),
   ],
   targets: [
-    .target(name: "Verge", swiftSettings: strict),
+    // The one C file: a thread-local pointer that the store core reads on
+    // every commit (see its header). Not a product of its own.
+    .target(name: "VergeThreadLocal"),
+    .target(name: "Verge", dependencies: ["VergeThreadLocal"], swiftSettings: strict),
     .target(name: "VergeNeue", dependencies: ["Verge"], swiftSettings: strict),
     .target(name: "VergeORM", dependencies: ["Verge"], swiftSettings: strict),
     .target(name: "VergeTesting", dependencies: ["Verge", "VergeNeue"], swiftSettings: strict),

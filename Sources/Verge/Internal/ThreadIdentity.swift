@@ -7,6 +7,7 @@ import Darwin
 #elseif canImport(Bionic)
 import Bionic
 #endif
+import VergeThreadLocal
 
 /// What the delivery engine records about each thread: whether it is
 /// delivering or inside a commit closure, and which cores' events wait for
@@ -61,8 +62,9 @@ enum ThreadIdentity {
     UInt(bitPattern: marks)
   }
 
-  /// The key of each thread's marks (see `marks(key:)`); its destructor
-  /// frees the thread's marks when the thread ends.
+  /// The key whose destructor frees a thread's marks when the thread ends
+  /// (the marks themselves are found through a C thread-local pointer,
+  /// which has no destructor; see `marks(key:)`).
   @usableFromInline static let marksKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { marks in
@@ -71,6 +73,9 @@ enum ThreadIdentity {
       #else
       guard let marks = marks?.assumingMemoryBound(to: ThreadMarks.self) else { return }
       #endif
+      // A commit made later in the thread's teardown (from another key's
+      // destructor) makes new marks instead of using these.
+      verge_thread_marks_set(nil)
       marks.deinitialize(count: 1)
       marks.deallocate()
     }
@@ -86,13 +91,16 @@ enum ThreadIdentity {
   /// waiting for another thread's delivery: that is what keeps cross-store
   /// use free of deadlocks.
   ///
-  /// The marks are plain memory of the calling thread's own, found with
-  /// one `pthread_getspecific` through a key read once by the caller
-  /// (`marksKey` is a lazily made global, whose every read checks that it
-  /// was made); marking and unmarking are then an addition or a store each.
+  /// The marks are plain memory of the calling thread's own, found
+  /// through a C thread-local pointer (one or two instructions, where
+  /// `pthread_getspecific` is a call of about twenty on Linux); marking
+  /// and unmarking are then an addition or a store each. `key`, read once
+  /// by the caller (`marksKey` is a lazily made global, whose every read
+  /// checks that it was made), is used only on the thread's first commit,
+  /// to free the marks when the thread ends.
   @inlinable @inline(__always)
   static func marks(key: pthread_key_t) -> UnsafeMutablePointer<ThreadMarks> {
-    if let marks = pthread_getspecific(key) {
+    if let marks = verge_thread_marks_get() {
       return marks.assumingMemoryBound(to: ThreadMarks.self)
     }
     return makeMarks(key: key)
@@ -105,6 +113,7 @@ enum ThreadIdentity {
     marks.initialize(to: ThreadMarks())
     let status = pthread_setspecific(key, marks)
     precondition(status == 0, "Verge: pthread_setspecific failed (\(status))")
+    verge_thread_marks_set(marks)
     return marks
   }
 

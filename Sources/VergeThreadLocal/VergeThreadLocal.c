@@ -1,0 +1,3 @@
+#include "VergeThreadLocal.h"
+
+__thread void *verge_thread_marks = 0;
