@@ -48,7 +48,7 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
             data.extra.direct = direct
             return
           }
-          data.append(.item(mutation, before: before, after: after), origin: tag?.origin) {
+          data.append(.item(mutation, StateChange(before: before, after: after)), origin: tag?.origin) {
             "committed \(mutation.name)"
           }
         }
