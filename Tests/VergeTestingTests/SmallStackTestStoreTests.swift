@@ -49,6 +49,42 @@ private struct WideFeature: ActionReducer {
   }
 }
 
+/// The same 64 KiB part, changed by a method reducer's mutations.
+private final class WideMethods: ReducerType {
+  typealias TargetState = WideFeature.State
+
+  func bump() -> Mutation {
+    .init {
+      $0.large.count += 1
+      $0.large.last += 1
+    }
+  }
+
+  func bumpTwice() -> Action<Void> {
+    .init { context in
+      context.commit { $0.bump() }
+      context.commit { $0.bump() }
+    }
+  }
+}
+
+// The stores are made in frames of their own, so that the async test
+// closure keeps no slot for the initial state (an unoptimized build keeps
+// one per temporary).
+
+@inline(never)
+private func wideTestStore(reporter: TestFailureReporter) -> TestStore<Composed<WideFeature>> {
+  TestStore(
+    initialState: WideFeature.State(),
+    reducer: WideFeature().forEach(\.items, action: WideFeature.itemCase, element: WideItemFeature()),
+    reporter: reporter)
+}
+
+@inline(never)
+private func wideMethodsTestStore(reporter: TestFailureReporter) -> TestStore<WideMethods> {
+  TestStore(initialState: WideFeature.State(), reducer: WideMethods(), reporter: reporter)
+}
+
 /// Runs the jobs of the tasks that prefer it on the thread that calls
 /// `run(_:)`: async code then runs on that (small) thread, not on the
 /// global pool's.
@@ -127,10 +163,7 @@ final class SmallStackTestStoreTests: XCTestCase {
   func testChildSendAndAssert() throws {
     let log = FailureLog()
     try child("SendAndAssert") {
-      let store = TestStore(
-        initialState: WideFeature.State(),
-        reducer: WideFeature().forEach(\.items, action: WideFeature.itemCase, element: WideItemFeature()),
-        reporter: log.reporter)
+      let store = wideTestStore(reporter: log.reporter)
       await store.send(.item(id: 2, action: .increment)) { $0.items[id: 2]?.count = 1 }
       await store.send(.bump) {
         $0.large.count = 1
@@ -147,6 +180,33 @@ final class SmallStackTestStoreTests: XCTestCase {
     XCTAssertEqual(log.messages, [])
   }
 
+  func testAMethodReducersSteps() throws { try expectChildSucceeds("MethodReducer") }
+
+  /// A method reducer's steps: the test's own commit (synchronous, on the
+  /// small thread), and a dispatched action's commits received.
+  func testChildMethodReducer() throws {
+    let log = FailureLog()
+    try child("MethodReducer") {
+      let store = wideMethodsTestStore(reporter: log.reporter)
+      store.commit({ $0.bump() }) {
+        $0.large.count = 1
+        $0.large.last = 1
+      }
+      let twice = store.dispatch { $0.bumpTwice() }
+      await store.receive("bump()") {
+        $0.large.count = 2
+        $0.large.last = 2
+      }
+      await store.receive("bump()") {
+        $0.large.count = 3
+        $0.large.last = 3
+      }
+      _ = try? await twice.value
+      await store.finish()
+    }
+    XCTAssertEqual(log.messages, [])
+  }
+
   func testAFailingAssertion() throws { try expectChildSucceeds("FailingAssertion") }
 
   /// A wrong expectation: the diff of two 64 KiB states is made on the
@@ -154,10 +214,7 @@ final class SmallStackTestStoreTests: XCTestCase {
   func testChildFailingAssertion() throws {
     let log = FailureLog()
     try child("FailingAssertion") {
-      let store = TestStore(
-        initialState: WideFeature.State(),
-        reducer: WideFeature().forEach(\.items, action: WideFeature.itemCase, element: WideItemFeature()),
-        reporter: log.reporter)
+      let store = wideTestStore(reporter: log.reporter)
       await store.send(.bump) { $0.large.count = 1 }
       await store.finish()
     }
