@@ -119,7 +119,8 @@ private final class CurrentThreadExecutor: TaskExecutor {
 }
 
 /// Issue 23, item 5: `TestStore` steps (a send and its assertion, a
-/// receive of an effect's action, a failing assertion's diff) with a 64 KiB
+/// receive of an effect's action, a failing assertion's diff, a method
+/// reducer's commit and received mutations) with a 64 KiB
 /// state inline, on a thread with a small stack (`SmallStack.size`:
 /// 512 KiB in optimized builds,
 /// `swift test -c release -Xswiftc -enable-testing --filter SmallStack`;
