@@ -260,6 +260,9 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    if Self.isLarge {
+      return try commitLarge(trace: trace, countAfter: &countAfter, body)
+    }
     let marks = ThreadIdentity.marks(key: marksKey)
     defer { ThreadIdentity.deliverDeferred(marks: marks) }
     if let outer = marks.pointee.closureCore {
@@ -267,15 +270,35 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       // before taking the lock; never deliver directly (the events wait for
       // the outermost closure to end).
       LockOrder.takeNested(self, insideClosureOf: outer)
-      if Self.isLarge {
-        return try commitLarge(marks: marks, trace: trace, countAfter: &countAfter, body)
-      }
       return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
     }
-    if Self.isLarge {
-      return try commitLarge(marks: marks, trace: trace, countAfter: &countAfter, body)
-    }
     return try commitSmall(marks: marks, trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:_:)` for code that runs unspecialized: VergeNeue's
+  /// engines reach the store through the witness of a generic type. There
+  /// every temporary of the inlined small path (`commitSmall`) takes a slot
+  /// of the state's size on the stack — about seventy for one commit, 4 MiB
+  /// for a 64 KiB state — so a large state goes straight to `commitLarge`
+  /// and a small one through a function of its own.
+  ///
+  /// - Parameters:
+  ///   - trace: Describes the commit to commit middlewares.
+  ///   - body: Mutates the value through the `InoutRef` it receives.
+  /// - Returns: What `body` returned.
+  func commitOutOfLine<Result>(trace: () -> CommitTrace, _ body: (InoutRef<Value>) -> Result) -> Result {
+    if Self.isLarge {
+      var countAfter: UInt64 = 0
+      return commitLarge(trace: trace, countAfter: &countAfter, body)
+    }
+    return commitSmallOutOfLine(trace: trace, body)
+  }
+
+  /// `commit(trace:_:)` in a frame of its own, for `commitOutOfLine` when
+  /// the state is small.
+  @inline(never)
+  func commitSmallOutOfLine<Result>(trace: () -> CommitTrace, _ body: (InoutRef<Value>) -> Result) -> Result {
+    commit(trace: trace(), body)
   }
 
   /// `commit(trace:countAfter:_:)` for a state that is not `isLarge`: its
@@ -400,17 +423,25 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     MemoryLayout<Value>.size > 4096
   }
 
-  /// `commitThenDrain` for a large state: the previous value is copied to
-  /// the heap, not kept on the stack, and the change is queued boxed, so the
-  /// commit holds at most one state-sized value on its stack (a throwing
-  /// closure's draft).
+  /// `commit(trace:countAfter:_:)` for a large state: the previous value is
+  /// copied to the heap, not kept on the stack, and the change is queued
+  /// boxed, never delivered directly, so the commit holds at most one
+  /// state-sized value on its stack (a throwing closure's draft). A
+  /// function of its own, so that no caller reserves stack for the small
+  /// path's temporaries when the state is large.
   @inlinable @inline(never)
   func commitLarge<Result, Failure: Error>(
-    marks: UnsafeMutablePointer<ThreadMarks>,
     trace: () -> CommitTrace,
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
+    let marks = ThreadIdentity.marks(key: marksKey)
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if let outer = marks.pointee.closureCore {
+      // As in `commit(trace:countAfter:_:)`: check the order of nesting
+      // before taking the lock.
+      LockOrder.takeNested(self, insideClosureOf: outer)
+    }
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
       let previous = storage.keepsPrevious ? ValueBox(storage.value) : nil

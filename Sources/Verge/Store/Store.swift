@@ -154,6 +154,23 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     try core.commit(trace: trace(), body)
   }
 
+  /// Commits like `commit(trace:_:)`, for code that runs unspecialized
+  /// (VergeNeue's engines reach the store through the witness of a generic
+  /// type): a large state then costs no stack for the temporaries of the
+  /// small path, which would otherwise be inlined there at the state's size
+  /// each (issue 23: a 64 KiB state on a 512 KiB thread).
+  ///
+  /// - Parameters:
+  ///   - trace: Describes the commit to commit middlewares.
+  ///   - body: Mutates the state through the `InoutRef` it receives.
+  /// - Returns: What `body` returned.
+  package func commitOutOfLine<Result>(
+    trace: @autoclosure () -> CommitTrace,
+    _ body: (InoutRef<State>) -> Result
+  ) -> Result {
+    core.commitOutOfLine(trace: trace, body)
+  }
+
   // MARK: - For inlinable code of VergeNeue and VergeORM
   //
   // `package`: visible to the targets of this package, never to users.

@@ -224,6 +224,14 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       entry.ticket.resolve()
       return
     }
+    processThroughChain(entry)
+  }
+
+  /// `process(_:)` through the middlewares. A function of its own: the
+  /// chain returns a state, which takes a slot of the state's size on the
+  /// stack of the code that runs it unspecialized.
+  @inline(never)
+  private func processThroughChain(_ entry: Queued) {
     let resolver = TicketResolver(entry.ticket)
     let access = access
     _ = chain.run(
@@ -231,35 +239,54 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       read: { access.read() },
       restart: { [weak self] action in _ = self?.send(action, cause: .middleware) },
       terminal: { [weak self] action in
-        self?.reduce(action, cause: entry.cause, ticket: resolver.ticket)
+        var after: State?
+        self?.reduce(action, cause: entry.cause, ticket: resolver.ticket) { after = $0.pointee }
+        return after
       })
   }
 
   // MARK: - Reducing
 
-  @discardableResult
-  private func reduce(_ action: Action, cause: ActionCause<Action>, ticket: Ticket) -> State? {
+  /// Reduces `action` and starts its effects.
+  ///
+  /// This code runs unspecialized (the engine is generic and reached from
+  /// other modules), where every state-sized temporary takes a slot of its
+  /// own on the stack. So the states an observer or middleware sees are
+  /// kept on the heap, never in this frame: a 64 KiB state must fit a
+  /// 512 KiB thread (issue 23).
+  ///
+  /// - Parameter after: Receives where the state the reduction produced
+  ///   is, for the time of the call; for the middlewares' terminal, which
+  ///   returns it.
+  private func reduce(
+    _ action: Action, cause: ActionCause<Action>, ticket: Ticket,
+    after: ((UnsafePointer<State>) -> Void)? = nil
+  ) {
     var effect = Effect<Action, Feature.Activity>.none
     // Formed only if a commit middleware asks: describing an action is costly.
     func trace() -> CommitTrace {
       CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
     }
-    var after: State?
     if observers.isEmpty && lifecycle.isEmpty && chain.isEmpty {
       effect = access.reduce(action, by: self, trace: trace()) ?? .none
     } else {
       // Only a root store has middlewares and observers: it writes in place.
-      let (before, new) = access.write(trace()) { state -> (State, State) in
-        let before = state
-        effect = feature.reduce(into: &state, action: action)
-        return (before, state)
+      // `states[0]` is the state before, `states[1]` the state after.
+      let states = UnsafeMutablePointer<State>.allocate(capacity: 2)
+      defer {
+        states.deinitialize(count: 2)
+        states.deallocate()
       }
-      after = new
-      observers.emit(.reduced(action, before: before, after: new, origin: cause.origin))
-      lifecycle.emit(.reduced(action, before: before, after: new, cause: cause))
+      access.write(trace()) { state in
+        states.initialize(from: &state, count: 1)
+        effect = feature.reduce(into: &state, action: action)
+        (states + 1).initialize(from: &state, count: 1)
+      }
+      after?(states + 1)
+      observers.emit(.reduced(action, before: states[0], after: states[1], origin: cause.origin))
+      lifecycle.emit(.reduced(action, before: states[0], after: states[1], cause: cause))
     }
     ticket.add(start(effect, origin: action))
-    return after
   }
 
   /// Replays `action` without effects (for `replay`).

@@ -52,21 +52,38 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     }
   }
 
-  /// Commits `mutation` to the store; returns the state after when anyone
-  /// (a middleware or an observer) needs it.
-  @discardableResult
-  private func apply(_ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>) -> State? {
+  /// Commits `mutation` to the store.
+  ///
+  /// This code runs unspecialized (the engine is generic and reached from
+  /// other modules), where every state-sized temporary takes a slot of its
+  /// own on the stack. So the states an observer or middleware sees are
+  /// kept on the heap, never in this frame: a 64 KiB state must fit a
+  /// 512 KiB thread (issue 23).
+  ///
+  /// - Parameter after: Receives where the state after the commit is, for
+  ///   the time of the call; for the middlewares' terminal, which returns
+  ///   it.
+  private func apply(
+    _ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>,
+    after: ((UnsafePointer<State>) -> Void)? = nil
+  ) {
     if observers.isEmpty && chain.isEmpty {
       access.commit(mutation)
-      return nil
+      return
     }
-    let (before, after) = access.write(mutation.trace) { state -> (State, State) in
-      let before = state
+    // `states[0]` is the state before, `states[1]` the state after.
+    let states = UnsafeMutablePointer<State>.allocate(capacity: 2)
+    defer {
+      states.deinitialize(count: 2)
+      states.deallocate()
+    }
+    access.write(mutation.trace) { state in
+      states.initialize(from: &state, count: 1)
       mutation.body(&state)
-      return (before, state)
+      (states + 1).initialize(from: &state, count: 1)
     }
-    observers.emit(.committed(mutation, before: before, after: after))
-    return after
+    after?(states + 1)
+    observers.emit(.committed(mutation, before: states[0], after: states[1]))
   }
 
   // MARK: - Actions
@@ -159,7 +176,9 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
       terminal: { [self] message in
         switch message {
         case .mutation(let mutation):
-          return apply(mutation, on: access) ?? access.read()
+          var after: State?
+          apply(mutation, on: access) { after = $0.pointee }
+          return after ?? access.read()
         case .action(let info):
           if let admission, admission.info == info { admission.admit() }
           return access.read()

@@ -39,7 +39,9 @@ struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAcc
   func read() -> State { store.untrackedState }
 
   func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout State) -> Result) -> Result {
-    store.commit(trace: trace()) { ref in
+    // Runs unspecialized (through `any FragmentAccess`): the out-of-line
+    // commit keeps a large state's small-path temporaries off this stack.
+    store.commitOutOfLine(trace: trace()) { ref in
       ref.modify { body(&$0) }
     }
   }

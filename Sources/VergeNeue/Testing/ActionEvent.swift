@@ -13,8 +13,10 @@ public enum ActionOrigin: Sendable, Equatable {
 /// Events are emitted synchronously, after the change, outside the store's
 /// lock, in reduction order.
 public enum ActionEvent<Action: Sendable, State: Sendable>: Sendable {
-  /// `action` was reduced, turning `before` into `after`.
-  case reduced(Action, before: State, after: State, origin: ActionOrigin)
+  /// `action` was reduced, turning `before` into `after`. Boxed
+  /// (`indirect`), so that an event is a few words whatever the size of the
+  /// state.
+  indirect case reduced(Action, before: State, after: State, origin: ActionOrigin)
   /// An effect ended by throwing `error` (other than cancellation).
   case effectFailed(any Error)
 }

@@ -44,8 +44,10 @@ public enum ActionCause<Action: Sendable>: Sendable {
 /// it; `waitUntilIdle()` waits for both). Events are emitted synchronously,
 /// outside the store's lock.
 public enum ActionLifecycleEvent<Action: Sendable, State: Sendable>: Sendable {
-  /// `action` was reduced, turning `before` into `after`.
-  case reduced(Action, before: State, after: State, cause: ActionCause<Action>)
+  /// `action` was reduced, turning `before` into `after`. Boxed
+  /// (`indirect`), so that an event is a few words whatever the size of the
+  /// state.
+  indirect case reduced(Action, before: State, after: State, cause: ActionCause<Action>)
   /// The reduction of `origin` started the effect task `id`.
   case effectStarted(EffectRunID, origin: Action)
   /// The effect task `id` ended; `error` is what it threw (a

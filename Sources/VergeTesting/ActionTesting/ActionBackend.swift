@@ -114,7 +114,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   }
 
   /// Removes and returns the reduction of the send `index`, once there.
-  func takeReduction(of index: Int) -> ActionBooks<Feature.Action, Feature.State>.Reduction? {
+  func takeReduction(of index: Int) -> StateChange<Feature.State>? {
     ledger.modify { $0.extra.sendReductions.removeValue(forKey: index) }
   }
 }

@@ -3,12 +3,6 @@ import VergeNeue
 /// What only the enum-action shape keeps in its ledger: which send each
 /// reduction and each effect task belongs to.
 struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
-  /// A send's own reduction.
-  struct Reduction: Sendable {
-    let before: State
-    let after: State
-  }
-
   /// A past reduction, for attributing what an `Effect.send` queued.
   struct Past: Sendable {
     let action: Action
@@ -25,7 +19,7 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   /// Sends made whose action has not been reduced yet, oldest first.
   var awaitingReduction: [Int] = []
   /// Each send's reduction, by origin index, until its `send` takes it.
-  var sendReductions: [Int: Reduction] = [:]
+  var sendReductions: [Int: StateChange<State>] = [:]
   /// The origin of the reduction under way: the effects it starts belong
   /// to it.
   var current: Int?
@@ -76,10 +70,23 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     return extra.runs[run]?.origin ?? nil
   }
 
+  /// The states a `reduced` event carries, moved to the heap in a function
+  /// of its own: binding them takes a slot of the state's size each on the
+  /// stack (this code runs unspecialized), and here no caller's frame is
+  /// under them.
+  @inline(never)
+  private static func change(of event: ActionLifecycleEvent<Item, State>) -> StateChange<State> {
+    guard case .reduced(_, let before, let after, _) = event else {
+      preconditionFailure("change(of:) takes a reduced event")
+    }
+    return StateChange(before: before, after: after)
+  }
+
   /// Books one lifecycle event of the store under test.
   mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
     switch event {
-    case .reduced(let action, let before, let after, let cause):
+    case .reduced(let action, _, _, let cause):
+      let change = Self.change(of: event)
       let origin: Int?
       switch cause {
       case .send:
@@ -91,7 +98,7 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         }
         let index = extra.awaitingReduction.removeFirst()
         origins[index].pending -= 1
-        extra.sendReductions[index] = .init(before: before, after: after)
+        extra.sendReductions[index] = change
         origin = index
       case .effect(let run?, _):
         origin = self.origin(of: run)
@@ -101,7 +108,7 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         origin = nil
       }
       if case .send = cause {} else {
-        append(.item(action, before: before, after: after), origin: origin) {
+        append(.item(action, change), origin: origin) {
           "received \(Describe.action(action))"
         }
       }

@@ -110,7 +110,7 @@ extension TestStore where Reducer: ActionReducer {
     let index = actions.beginSend(label, at: location)
     let task = actions.store.send(action)
     guard let reduction = await reduction(of: index, label: label, at: location) else { return task }
-    assertStep(label, before: reduction.before, after: reduction.after, update: update, at: location)
+    assertStep(label, reduction, update: update, at: location)
     return task
   }
 
@@ -118,7 +118,7 @@ extension TestStore where Reducer: ActionReducer {
   /// already there unless another thread was reducing.
   private nonisolated(nonsending) func reduction(
     of index: Int, label: String, at location: FailureLocation
-  ) async -> ActionBooks<Reducer.Action, Reducer.State>.Reduction? {
+  ) async -> StateChange<Reducer.State>? {
     let actions = actions
     let deadline = ContinuousClock.now + timeout
     while true {

@@ -6,8 +6,8 @@ struct ReducerBooks<State: Sendable>: Sendable {
   struct Direct: Sendable {
     let name: String
     let line: UInt
-    var before: State?
-    var after: State?
+    /// What it did, once committed.
+    var change: StateChange<State>?
   }
 
   /// The test's own commit under way.
@@ -38,17 +38,17 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     observation = store.observeEvents { event in
       let tag = CommitScope.current.flatMap { $0.ledger == id ? $0 : nil }
       switch event {
-      case .committed(let mutation, let before, let after):
+      case .committed(let mutation, _, _):
+        let change = Self.change(of: event)
         ledger.update { data in
-          if let tag, tag.origin == nil, var direct = data.extra.direct, direct.after == nil,
+          if let tag, tag.origin == nil, var direct = data.extra.direct, direct.change == nil,
             direct.name == mutation.name, direct.line == mutation.line
           {
-            direct.before = before
-            direct.after = after
+            direct.change = change
             data.extra.direct = direct
             return
           }
-          data.append(.item(mutation, before: before, after: after), origin: tag?.origin) {
+          data.append(.item(mutation, change), origin: tag?.origin) {
             "committed \(mutation.name)"
           }
         }
@@ -110,11 +110,23 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     observation.cancel()
   }
 
+  /// The states a `committed` event carries, moved to the heap in a
+  /// function of its own: binding them takes a slot of the state's size
+  /// each on the stack (this code runs unspecialized), and here no
+  /// caller's frame is under them.
+  @inline(never)
+  private static func change(of event: ReducerEvent<State>) -> StateChange<State> {
+    guard case .committed(_, let before, let after) = event else {
+      preconditionFailure("change(of:) takes a committed event")
+    }
+    return StateChange(before: before, after: after)
+  }
+
   /// Commits `mutation` as the test's own step.
   ///
   /// - Returns: The state before and after, or `nil` when the store did
   ///   not commit it.
-  func commitDirectly(_ mutation: ReducerMutation<State>) -> (before: State, after: State)? {
+  func commitDirectly(_ mutation: ReducerMutation<State>) -> StateChange<State>? {
     ledger.modify { $0.extra.direct = .init(name: mutation.name, line: mutation.line) }
     CommitScope.$current.withValue(.init(ledger: ObjectIdentifier(ledger), origin: nil)) {
       store.commit { _ in mutation }
@@ -123,8 +135,7 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
       defer { data.extra.direct = nil }
       return data.extra.direct
     }
-    guard let before = direct?.before, let after = direct?.after else { return nil }
-    return (before, after)
+    return direct?.change
   }
 
   /// Starts `action` in a task of its own, tagged so that its commits are

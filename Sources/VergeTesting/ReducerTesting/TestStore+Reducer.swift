@@ -97,7 +97,7 @@ extension TestStore where Reducer: ReducerType {
       reporter.report("\(label): the mutation was not committed.", at: location)
       return
     }
-    assertStep(label, before: committed.before, after: committed.after, update: update, at: location)
+    assertStep(label, committed, update: update, at: location)
   }
 
   /// Starts an action of the reducer in the background; assert the

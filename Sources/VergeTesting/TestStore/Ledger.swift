@@ -32,7 +32,7 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
   /// What the store's own work produced: an action or mutation with the
   /// change of state it made, or an activity.
   enum Produced: Sendable {
-    case item(Item, before: State, after: State)
+    case item(Item, StateChange<State>)
     case activity(Activity)
 
     var isActivity: Bool {

@@ -6,17 +6,14 @@ extension TestStore {
   /// reports a mismatch at `location`.
   func assertStep<State: Equatable>(
     _ label: String,
-    before: State,
-    after: State,
+    _ change: StateChange<State>,
     update: ((inout State) throws -> Void)?,
     at location: FailureLocation
   ) {
-    if let message = StateAssertion.check(
-      label, before: before, after: after, exhaustivity: exhaustivity, update: update)
-    {
+    if let message = StateAssertion.check(label, change, exhaustivity: exhaustivity, update: update) {
       reporter.report(message, at: location)
     } else if let skipped = skippedAssertions,
-      let message = StateAssertion.check(label, before: before, after: after, exhaustivity: .on, update: update)
+      let message = StateAssertion.check(label, change, exhaustivity: .on, update: update)
     {
       skipped.report(message, at: location)
     }
@@ -67,7 +64,7 @@ extension TestStore {
     _ produced: Ledger<Item, Activity, State, some Sendable>.Produced, _ vocabulary: Vocabulary<Item>
   ) -> String {
     switch produced {
-    case .item(let item, _, _): return vocabulary.describe(item)
+    case .item(let item, _): return vocabulary.describe(item)
     case .activity(let activity): return "activity " + Describe.action(activity)
     }
   }
@@ -87,12 +84,12 @@ extension TestStore {
       from: backend, label: label, timeout: timeout, waitingFor: what, activity: false,
       nothingRunning: backend.vocabulary.nothingRunning,
       matching: { produced in
-        guard case .item(let item, _, _) = produced else { return false }
+        guard case .item(let item, _) = produced else { return false }
         return predicate(item)
       },
       matched: { produced in
-        guard case .item(_, let before, let after) = produced else { return }
-        assertStep(label, before: before, after: after, update: update, at: location)
+        guard case .item(_, let change) = produced else { return }
+        assertStep(label, change, update: update, at: location)
       },
       at: location)
   }
@@ -156,7 +153,7 @@ extension TestStore {
         }
         let next: String
         switch received.produced {
-        case .item(let item, _, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
+        case .item(let item, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
         case .activity(let activity): next = "received activity is \(Describe.action(activity))"
         }
         guard !exhaustivity.isOn else {

@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+import VergeTesting
+import VergeTestSupport
+import XCTest
+
+private struct WideItem: Equatable, Sendable, Identifiable {
+  let id: Int
+  var count = 0
+}
+
+private struct WideItemFeature: ActionReducer {
+  typealias State = WideItem
+  enum Action: Sendable, Equatable { case increment }
+
+  func reduce(into state: inout WideItem, action: Action) -> Effect<Action, Activity> {
+    state.count += 1
+    return .none
+  }
+}
+
+/// A root state with a 64 KiB part inline beside identified rows.
+private struct WideFeature: ActionReducer {
+  struct State: Equatable, Sendable {
+    var large = LargeState()
+    var items: IdentifiedArrayOf<WideItem> = [WideItem(id: 1), WideItem(id: 2)]
+  }
+  enum Action: Sendable, Equatable {
+    case item(id: Int, action: WideItemFeature.Action)
+    case bump
+    /// Changes nothing; its effect sends `bump`.
+    case bumpLater
+  }
+
+  static let itemCase = ActionCase<Action, (id: Int, action: WideItemFeature.Action)>({ .item(id: $0.id, action: $0.action) }) {
+    if case .item(let id, let action) = $0 { (id, action) } else { nil }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
+    switch action {
+    case .item: break
+    case .bump:
+      state.large.count += 1
+      state.large.last += 1
+    case .bumpLater:
+      return .send(.bump)
+    }
+    return .none
+  }
+}
+
+/// The same 64 KiB part, changed by a method reducer's mutations.
+private final class WideMethods: ReducerType {
+  typealias TargetState = WideFeature.State
+
+  func bump() -> Mutation {
+    .init {
+      $0.large.count += 1
+      $0.large.last += 1
+    }
+  }
+
+  func bumpTwice() -> Action<Void> {
+    .init { context in
+      context.commit { $0.bump() }
+      context.commit { $0.bump() }
+    }
+  }
+}
+
+// The stores are made in frames of their own, so that the async test
+// closure keeps no slot for the initial state (an unoptimized build keeps
+// one per temporary).
+
+@inline(never)
+private func wideTestStore(reporter: TestFailureReporter) -> TestStore<Composed<WideFeature>> {
+  TestStore(
+    initialState: WideFeature.State(),
+    reducer: WideFeature().forEach(\.items, action: WideFeature.itemCase, element: WideItemFeature()),
+    reporter: reporter)
+}
+
+@inline(never)
+private func wideMethodsTestStore(reporter: TestFailureReporter) -> TestStore<WideMethods> {
+  TestStore(initialState: WideFeature.State(), reducer: WideMethods(), reporter: reporter)
+}
+
+/// Runs the jobs of the tasks that prefer it on the thread that calls
+/// `run(_:)`: async code then runs on that (small) thread, not on the
+/// global pool's.
+private final class CurrentThreadExecutor: TaskExecutor {
+  private let jobs = Mutex<[UnownedJob]>([])
+  private let finished = Mutex(false)
+  /// Signalled once per job enqueued and once when the body returns.
+  private let events = DispatchSemaphore(value: 0)
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    jobs.withLock { $0.append(job) }
+    events.signal()
+  }
+
+  /// Runs `body` in a task whose jobs run on this thread, until it returns.
+  func run(_ body: @escaping @Sendable () async -> Void) {
+    Task(executorPreference: self) {
+      await body()
+      self.finished.withLock { $0 = true }
+      self.events.signal()
+    }
+    while true {
+      events.wait()
+      if let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+        job.runSynchronously(on: asUnownedTaskExecutor())
+      } else if finished.withLock({ $0 }) {
+        return
+      }
+    }
+  }
+}
+
+/// Issue 23, item 5: `TestStore` steps (a send and its assertion, a
+/// receive of an effect's action, a failing assertion's diff, a method
+/// reducer's commit and received mutations) with a 64 KiB
+/// state inline, on a thread with a small stack (`SmallStack.size`:
+/// 512 KiB in optimized builds,
+/// `swift test -c release -Xswiftc -enable-testing --filter SmallStack`;
+/// 1 MiB unoptimized). The async steps run on the small thread itself: the
+/// task prefers an executor that runs its jobs there. Each scenario runs in
+/// a child process, so that a stack overflow fails its test instead of
+/// ending the run.
+final class SmallStackTestStoreTests: XCTestCase {
+  private func expectChildSucceeds(_ scenario: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let (succeeded, stderr) = try SmallStack.runChild(
+      test: "VergeTestingTests.SmallStackTestStoreTests/testChild\(scenario)", scenario: scenario)
+    XCTAssertTrue(succeeded, "\(scenario) failed or crashed on a \(SmallStack.size / 1024) KiB stack:\n\(stderr)", file: file, line: line)
+  }
+
+  /// Runs `body`'s async steps on a small thread when this process is the
+  /// child for `scenario`.
+  private func child(_ scenario: String, _ body: @escaping @Sendable () async -> Void) throws {
+    guard SmallStack.isChild(running: scenario) else {
+      throw XCTSkip("runs only as the child process of its parent test")
+    }
+    SmallStack.run {
+      CurrentThreadExecutor().run(body)
+    }
+  }
+
+  func testTheStepsRunOnTheSmallThread() throws { try expectChildSucceeds("OnTheSmallThread") }
+
+  func testChildOnTheSmallThread() throws {
+    let outer = ObjectIdentifier(Thread.current)
+    let threads = Mutex<[Bool]>([])
+    try child("OnTheSmallThread") {
+      threads.withLock { $0.append(ObjectIdentifier(Thread.current) != outer) }
+      await Task.yield()
+      threads.withLock { $0.append(ObjectIdentifier(Thread.current) != outer) }
+    }
+    XCTAssertEqual(threads.withLock { $0 }, [true, true])
+  }
+
+  func testSendAndAssert() throws { try expectChildSucceeds("SendAndAssert") }
+
+  func testChildSendAndAssert() throws {
+    let log = FailureLog()
+    try child("SendAndAssert") {
+      let store = wideTestStore(reporter: log.reporter)
+      await store.send(.item(id: 2, action: .increment)) { $0.items[id: 2]?.count = 1 }
+      await store.send(.bump) {
+        $0.large.count = 1
+        $0.large.last = 1
+      }
+      await store.send(.bumpLater)
+      await store.receive(.bump) {
+        $0.large.count = 2
+        $0.large.last = 2
+      }
+      await store.finish()
+      XCTAssertEqual(store.state.large.last, 2)
+    }
+    XCTAssertEqual(log.messages, [])
+  }
+
+  func testAMethodReducersSteps() throws { try expectChildSucceeds("MethodReducer") }
+
+  /// A method reducer's steps: the test's own commit (synchronous, on the
+  /// small thread), and a dispatched action's commits received.
+  func testChildMethodReducer() throws {
+    let log = FailureLog()
+    try child("MethodReducer") {
+      let store = wideMethodsTestStore(reporter: log.reporter)
+      store.commit({ $0.bump() }) {
+        $0.large.count = 1
+        $0.large.last = 1
+      }
+      let twice = store.dispatch { $0.bumpTwice() }
+      await store.receive("bump()") {
+        $0.large.count = 2
+        $0.large.last = 2
+      }
+      await store.receive("bump()") {
+        $0.large.count = 3
+        $0.large.last = 3
+      }
+      _ = try? await twice.value
+      await store.finish()
+    }
+    XCTAssertEqual(log.messages, [])
+  }
+
+  func testAFailingAssertion() throws { try expectChildSucceeds("FailingAssertion") }
+
+  /// A wrong expectation: the diff of two 64 KiB states is made on the
+  /// small thread too.
+  func testChildFailingAssertion() throws {
+    let log = FailureLog()
+    try child("FailingAssertion") {
+      let store = wideTestStore(reporter: log.reporter)
+      await store.send(.bump) { $0.large.count = 1 }
+      await store.finish()
+    }
+    XCTAssertEqual(log.messages.count, 1)
+    XCTAssertTrue(log.messages.first?.contains("last") ?? false, log.messages.first ?? "")
+  }
+}
