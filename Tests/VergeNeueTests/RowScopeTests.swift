@@ -125,7 +125,10 @@ final class RowScopeTests: XCTestCase {
   func testAScopeByIndexTrapsOnceItsRowIsRemovedAsTheArticleSays() throws {
     let (status, stderr, _) = try runChild("ScopeByIndex")
     XCTAssertNotEqual(status, 0, stderr)
-    XCTAssertTrue(stderr.contains("out of range"), stderr)
+    #if DEBUG
+      // An optimized build traps without printing a precondition's message.
+      XCTAssertTrue(stderr.contains("out of range"), stderr)
+    #endif
   }
 
   func testAScopeByIDOutlivesItsRowInTheSameProgram() throws {
