@@ -85,8 +85,10 @@ extension ActionReducer {
         childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
       }
       let parentEffect = reduceParent(&state_)
-      let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
-      guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
+      // Most actions add, remove and move no element: one comparison of
+      // addresses tells, and nothing else runs.
+      let removed = field.modify(&state_) { $0.hasIDStorage(identicalTo: idsBefore) ? [] : $0.idsRemoved(since: idsBefore) }
+      guard !removed.isEmpty else { return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect) }
       return .cancelling(
         removed.lazy.map { ChildEffects(owner: state, element: $0) }, child: childEffect, parent: parentEffect)
     }
