@@ -27,6 +27,18 @@ extension MapNode {
     }
     let oldHeader = old.fields
     let newHeader = new.fields
+    if oldHeader.dataMap == newHeader.dataMap && oldHeader.nodeMap == newHeader.nodeMap {
+      // The same slots on both sides (a write or a removal further down):
+      // entries and children pair up by position, with no counting of
+      // slots, and only children that are not shared are opened.
+      for index in 0..<Int(oldHeader.entryCount) where old.key(at: index) != new.key(at: index) {
+        removed.append(old.key(at: index))
+      }
+      for index in 0..<Int(oldHeader.childCount) where old.childAddress(at: index) != new.childAddress(at: index) {
+        collectRemoved(from: old.child(at: index), in: new.child(at: index), shift: shift + levelBits, into: &removed)
+      }
+      return
+    }
     var entries = oldHeader.dataMap
     while entries != 0 {
       let bit = entries & (0 &- entries)
