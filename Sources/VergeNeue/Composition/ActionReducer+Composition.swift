@@ -87,8 +87,11 @@ extension ActionReducer {
       let parentEffect = reduceParent(&state_)
       // Most actions add, remove and move no element: one comparison of
       // addresses tells, and nothing else runs.
-      let removed = field.modify(&state_) { $0.hasIDStorage(identicalTo: idsBefore) ? [] : $0.idsRemoved(since: idsBefore) }
-      guard !removed.isEmpty else { return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect) }
+      if field.modify(&state_, { $0.hasIDStorage(identicalTo: idsBefore) }) {
+        return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect)
+      }
+      let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
+      guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
       return .cancelling(
         removed.lazy.map { ChildEffects(owner: state, element: $0) }, child: childEffect, parent: parentEffect)
     }
