@@ -41,6 +41,27 @@ final class PersistentMapTests: XCTestCase {
     XCTAssertFalse(map.contentEquals(other))
   }
 
+  func testIntegerKeysNeverShareAHashNorFormCollisionBuckets() {
+    // A dense range, keys that differ only in their high bits, and the
+    // extremes: the mix of `Int` keys is a bijection, so each has its own
+    // hash and the trie stays within its 16 hash levels.
+    let keys = Set(Array(0..<20_000) + (1..<2_000).map { $0 << 40 } + [Int.min, Int.max, -1])
+    let hashes = Set(keys.map { PersistentMap<Int, Int>.hash($0) })
+    XCTAssertEqual(hashes.count, keys.count)
+    var map = PersistentMap<Int, Int>()
+    for key in keys { map.updateValue(key, forKey: key) }
+    XCTAssertEqual(map.invariantViolations(), [])
+    func deepestShift(_ node: MapNode<Int, Int>, shift: UInt64) -> UInt64 {
+      node.children.map { deepestShift($0, shift: shift + MapNode<Int, Int>.levelBits) }.max() ?? shift
+    }
+    XCTAssertLessThan(deepestShift(map.root, shift: 0), MapNode<Int, Int>.maxShift)
+    for key in keys { XCTAssertEqual(map[key], key) }
+    var unsigned = PersistentMap<UInt64, Int>()
+    for key in 0..<1_000 as Range<UInt64> { unsigned.updateValue(Int(key), forKey: key << 50) }
+    XCTAssertEqual(unsigned.invariantViolations(), [])
+    XCTAssertEqual(unsigned[UInt64(999) << 50], 999)
+  }
+
   func testEqualityFollowsContentNotHistory() {
     var a = PersistentMap<Int, String>()
     var b = PersistentMap<Int, String>()

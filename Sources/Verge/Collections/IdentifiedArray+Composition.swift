@@ -8,6 +8,15 @@ extension IdentifiedArray {
     positions
   }
 
+  /// Whether the array still holds its ids in `earlier` (an ``idStorage``
+  /// of this array): then no id was added, removed or moved since.
+  ///
+  /// - Complexity: O(1).
+  @inlinable
+  package func hasIDStorage(identicalTo earlier: PersistentMap<ID, UInt64>) -> Bool {
+    positions.isIdentical(to: earlier)
+  }
+
   /// The ids that `earlier` (an ``idStorage`` of this array) held and the
   /// array does not hold now.
   ///

@@ -85,6 +85,11 @@ extension ActionReducer {
         childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
       }
       let parentEffect = reduceParent(&state_)
+      // Most actions add, remove and move no element: one comparison of
+      // addresses tells, and nothing else runs.
+      if field.modify(&state_, { $0.hasIDStorage(identicalTo: idsBefore) }) {
+        return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect)
+      }
       let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
       guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
       return .cancelling(

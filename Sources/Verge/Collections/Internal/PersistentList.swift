@@ -195,16 +195,28 @@ struct PersistentList<Element> {
   @inlinable
   mutating func uniqueLeaf(label: UInt64) -> (leaf: ListNode<Element>, offset: Int) {
     if !isKnownUniquelyReferenced(&root) { root = ListNode(copying: root) }
-    var node = root
-    while !node.isLeaf {
-      guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
-      node.makeChildUnique(child)
-      node = node.children[child]
+    // The descent holds no reference to the nodes it passes: each is kept
+    // by its parent, which it has just made unique, so the path costs no
+    // reference counting.
+    var node = Unmanaged.passUnretained(root)
+    while true {
+      let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+        guard !node.isLeaf else { return nil }
+        guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        return node.children.withUnsafeMutableBufferPointer { children in
+          let slot = children.baseAddress! + child
+          if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = ListNode(copying: slot.pointee) }
+          return Unmanaged.passUnretained(slot.pointee)
+        }
+      }
+      guard let next else { break }
+      node = next
     }
-    guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+    let leaf = node.takeUnretainedValue()
+    guard let offset = leaf.child(forLabel: label), leaf.labels[offset] == label else {
       preconditionFailure("IdentifiedArray: label not found")
     }
-    return (node, offset)
+    return (leaf, offset)
   }
 
   /// The leaf holding position `index` and the offset there, after making

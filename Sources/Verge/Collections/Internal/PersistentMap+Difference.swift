@@ -27,6 +27,18 @@ extension MapNode {
     }
     let oldHeader = old.fields
     let newHeader = new.fields
+    if oldHeader.dataMap == newHeader.dataMap && oldHeader.nodeMap == newHeader.nodeMap {
+      // The same slots on both sides (a write or a removal further down):
+      // entries and children pair up by position, with no counting of
+      // slots, and only children that are not shared are opened.
+      for index in 0..<Int(oldHeader.entryCount) where old.key(at: index) != new.key(at: index) {
+        removed.append(old.key(at: index))
+      }
+      for index in 0..<Int(oldHeader.childCount) where old.childAddress(at: index) != new.childAddress(at: index) {
+        collectRemoved(from: old.child(at: index), in: new.child(at: index), shift: shift + levelBits, into: &removed)
+      }
+      return
+    }
     var entries = oldHeader.dataMap
     while entries != 0 {
       let bit = entries & (0 &- entries)
@@ -47,17 +59,33 @@ extension MapNode {
     while children != 0 {
       let bit = children & (0 &- children)
       children ^= bit
-      let oldChild = old.child(at: position(oldHeader.nodeMap, bit))
+      let oldIndex = position(oldHeader.nodeMap, bit)
       if newHeader.nodeMap & bit != 0 {
+        // Shared children are skipped by address, without retaining them:
+        // a write under a held copy leaves all but one child per level
+        // shared.
+        let newIndex = position(newHeader.nodeMap, bit)
+        if old.childAddress(at: oldIndex) == new.childAddress(at: newIndex) { continue }
         collectRemoved(
-          from: oldChild, in: new.child(at: position(newHeader.nodeMap, bit)), shift: shift + levelBits,
-          into: &removed)
-      } else if newHeader.dataMap & bit != 0 {
+          from: old.child(at: oldIndex), in: new.child(at: newIndex), shift: shift + levelBits, into: &removed)
+        continue
+      }
+      let oldChild = old.child(at: oldIndex)
+      if newHeader.dataMap & bit != 0 {
         let kept = new.key(at: position(newHeader.dataMap, bit))
         oldChild.forEachKey { if $0 != kept { removed.append($0) } }
       } else {
         oldChild.forEachKey { removed.append($0) }
       }
+    }
+  }
+
+  /// The address of child `index`, to compare with another node's child
+  /// without retaining either.
+  @inlinable @inline(__always)
+  func childAddress(at index: Int) -> UnsafeRawPointer {
+    withUnsafeMutablePointerToElements { words in
+      UnsafeRawPointer(words).load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
     }
   }
 
