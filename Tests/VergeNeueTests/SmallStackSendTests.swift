@@ -64,9 +64,31 @@ private struct WideListFeature: ActionReducer {
   }
 }
 
+private final class WideListMethods: ReducerType {
+  typealias TargetState = WideListFeature.State
+
+  func bumpOther() -> Mutation { .init { $0.large.other += 1 } }
+}
+
+private final class LargeMethods: ReducerType {
+  typealias TargetState = LargeState
+
+  func bump() -> Mutation {
+    .init {
+      $0.count += 1
+      $0.last += 1
+    }
+  }
+}
+
 // The helpers below make and read the stores in frames of their own, so
 // that the test's closure holds no copy of the state while it sends (an
 // unoptimized build keeps one per temporary).
+
+@inline(never)
+private func wideMethodStore() -> ReducerStore<WideListMethods> {
+  ReducerStore(initialState: WideListFeature.State(), reducer: WideListMethods())
+}
 
 @inline(never)
 private func counts(_ state: WideListFeature.State) -> [Int] {
@@ -88,7 +110,7 @@ private func wideStore() -> ActionStore<Composed<Composed<Composed<WideListFeatu
       .ifLet(\.detail, action: WideListFeature.detailCase, then: WideRowFeature()))
 }
 
-/// Issue 23, item 5: `send` through composition with a 64 KiB
+/// Issue 23, item 5: `send` through composition and scopes with a 64 KiB
 /// state inline in the root, on a thread with a small stack
 /// (`SmallStack.size`: 512 KiB in optimized builds,
 /// `swift test -c release -Xswiftc -enable-testing --filter SmallStack`;
@@ -130,6 +152,47 @@ final class SmallStackSendTests: XCTestCase {
       store.send(.large(.bump))
       XCTAssertEqual(seen.all, [[0, 1, -1, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
       XCTAssertEqual(counts(of: store), [0, 1, 1, 1, 1])
+      subscription.cancel()
+    }
+  }
+
+  // MARK: - Scopes
+
+  func testMethodScopeCommit() throws { try expectChildSucceeds("MethodScope") }
+
+  func testChildMethodScope() throws {
+    try child("MethodScope") {
+      let store = wideMethodStore()
+      let large = store.scope(\.large, reducer: LargeMethods())
+      let seen = Collected<[Int]>()
+      let subscription = large.sinkState { changes in
+        seen.append([changes.current.count, changes.current.other, changes.current.last, changes.previous?.count ?? -1])
+      }
+      large.commit { $0.bump() }
+      store.commit { $0.bumpOther() }
+      large.commit { $0.bump() }
+      XCTAssertEqual(seen.all, [[0, 0, 0, -1], [1, 0, 1, 0], [1, 1, 1, 1], [2, 1, 2, 1]])
+      XCTAssertEqual(counts(of: store), [0, 0, -1, 2, 2])
+      subscription.cancel()
+    }
+  }
+
+  func testEnumScopeSend() throws { try expectChildSucceeds("EnumScope") }
+
+  func testChildEnumScope() throws {
+    try child("EnumScope") {
+      let store = wideStore()
+      let large = store.scope(state: \.large, action: WideListFeature.Action.large)
+      let seen = Collected<[Int]>()
+      let subscription = large.sinkState { changes in
+        seen.append([changes.current.count, changes.current.last, changes.previous?.count ?? -1])
+      }
+      large.send(.bump)
+      store.send(.row(id: 1, action: .increment))
+      large.send(.bump)
+      XCTAssertEqual(seen.all.first, [0, 0, -1])
+      XCTAssertEqual(seen.all.last, [2, 2, 1])
+      XCTAssertEqual(counts(of: store), [1, 0, -1, 2, 2])
       subscription.cancel()
     }
   }

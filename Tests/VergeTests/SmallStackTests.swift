@@ -147,10 +147,11 @@ final class SmallStackTests: XCTestCase {
 
   func testPersistence() throws { try expectChildSucceeds("Persistence") }
 
-  /// Attaching persistence and committing with it attached, on the small
-  /// thread. Writing encodes on the persistence queue's thread (here the
-  /// test's own, with `close`): Foundation's `JSONEncoder` alone takes
-  /// 320 KiB of stack for this state on Linux.
+  /// Attaching persistence, committing with it attached, closing it (which
+  /// writes on the calling thread's turn) and restoring from the file, all
+  /// on the small thread. Foundation's `JSONDecoder` takes about 2 MiB of
+  /// stack to decode this state and `JSONEncoder` 320 KiB to encode it: the
+  /// library codes on a thread of its own (`CodingThread`).
   func testChildPersistence() throws {
     guard SmallStack.isChild(running: "Persistence") else {
       throw XCTSkip("runs only as the child process of its parent test")
@@ -161,24 +162,43 @@ final class SmallStackTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appendingPathComponent("state.json")
     // The small thread touches nothing of XCTest; what it found is checked here.
-    let first = Store<LargeState, Never>(initialState: LargeState())
-    let persistence = SharedLock<Result<FilePersistence, PersistenceError>?>(nil)
+    let found = SharedLock<[String]>([])
     SmallStack.run {
-      let attached = Result { () throws(PersistenceError) in try first.persist(\.self, to: file) }
-      persistence.withLock { $0 = attached }
-      first.commit { $0.count = 4 }
-      first.commit { $0.last = 9 }
+      found.withLock { $0 = smallStackPersistenceRoundTrip(file) }
     }
-    try persistence.withLock { $0 }?.get().close()
-    // Restoring runs on this test's own thread: decoding a 64 KiB state
-    // from JSON does not fit in 512 KiB yet in an optimized build.
+    XCTAssertEqual(found.withLock { $0 }, ["nothingStored", "closed", "restored(version: 1)", "4 9", "closed"])
+  }
+}
+
+/// Persists a large state to `file`, commits, closes, then restores it in a
+/// second store; says what happened at each step. Its own frame, so that
+/// the test's closure holds no state.
+@inline(never)
+private func smallStackPersistenceRoundTrip(_ file: URL) -> [String] {
+  var steps: [String] = []
+  do {
+    let first = Store<LargeState, Never>(initialState: LargeState())
+    let persistence = try first.persist(\.self, to: file)
+    steps.append("\(persistence.restoreOutcome)")
+    first.commit { $0.count = 4 }
+    first.commit { $0.last = 9 }
+    try persistence.close()
+    steps.append("closed")
     let second = Store<LargeState, Never>(initialState: LargeState())
     let restored = try second.persist(\.self, to: file)
-    XCTAssertEqual(restored.restoreOutcome, .restored(version: 1))
-    XCTAssertEqual(second.state.count, 4)
-    XCTAssertEqual(second.state.last, 9)
+    steps.append("\(restored.restoreOutcome)")
+    steps.append(readCountAndLast(second))
     try restored.close()
+    steps.append("closed")
+  } catch {
+    steps.append("threw \(error)")
   }
+  return steps
+}
+
+@inline(never)
+private func readCountAndLast(_ store: Store<LargeState, Never>) -> String {
+  "\(store.state.count) \(store.state.last)"
 }
 
 /// What a subscriber saw, from any thread.

@@ -189,7 +189,7 @@ extension StateCore {
     let hub = derivedHub()
     return withStorage("derived") { storage in
       let derived = Derived(
-        entry.start(storage.value), areEqual: pipeline.areEqual, retaining: sources)
+        withUnsafePointer(to: &storage.value) { entry.start($0) }, areEqual: pipeline.areEqual, retaining: sources)
       // The entry holds the derived value's core, not the derived value: the
       // derived value marks the entry dead when it goes away. (A weak reference
       // here would put every update on the slow reference-counting path.)
@@ -232,7 +232,7 @@ final class DerivedHub<State: Sendable>: Sendable {
   class Entry {
     /// Runs the entry with a new state. A function without context: the
     /// entry is its first argument.
-    @usableFromInline let update: (Entry, State) -> Void
+    @usableFromInline let update: (Entry, UnsafePointer<State>) -> Void
     /// Events with a sequence number above this happened after registration;
     /// set before the entry joins its hub. `UInt64.max` once the derived value
     /// has gone away (`isDead`): the hub then skips the entry with the same
@@ -246,7 +246,7 @@ final class DerivedHub<State: Sendable>: Sendable {
     }
 
     @inlinable
-    init(update: @escaping (Entry, State) -> Void) {
+    init(update: @escaping (Entry, UnsafePointer<State>) -> Void) {
       self.update = update
     }
 
@@ -299,9 +299,10 @@ final class DerivedHub<State: Sendable>: Sendable {
     }
   }
 
-  /// Runs every live entry registered before event `sequence`.
+  /// Runs every live entry registered before event `sequence` with the
+  /// state at `state`, read where the delivery holds it.
   @inlinable
-  func update(_ sequence: UInt64, _ state: State) {
+  func update(_ sequence: UInt64, _ state: UnsafePointer<State>) {
     let all = entries.withLock { entries -> ContiguousArray<Entry> in
       if entries.dead > 0 {
         entries.all.removeAll { $0.isDead }

@@ -7,20 +7,31 @@
 /// directly with the entry, and it calls the user's closure and compares
 /// with `==` inline, with no closure in between. Called only serially (see
 /// `Derived`).
+///
+/// The input arrives as a pointer to the source's state where the delivery
+/// holds it, and an output is compared and published from where it is: a
+/// state or output of 64 KiB then costs the update no copy of its own on
+/// the stack (issue 23: a 64 KiB state must work on a 512 KiB thread).
 @usableFromInline
 class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry {
   /// The derived value's core; set once, before the entry joins its hub.
   @usableFromInline @exclusivity(unchecked) final var target: StateCore<Output, Never>?
+  /// The last output published, compared with each new one without taking
+  /// the derived value's lock. Kept only for outputs that are not large
+  /// (`StateCore.isLarge`): a large output is compared with the derived
+  /// value's own copy, in place, under its lock, so that it is neither
+  /// stored twice nor compared twice.
+  @usableFromInline @exclusivity(unchecked) final var last: Output?
 
   @inlinable
-  override init(update: @escaping (DerivedHub<Input>.Entry, Input) -> Void) {
+  override init(update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void) {
     super.init(update: update)
   }
 
   /// The first output, computed when the derived value is made, and
   /// remembered as the last one.
   @usableFromInline
-  func start(_ input: Input) -> Output {
+  func start(_ input: UnsafePointer<Input>) -> Output {
     preconditionFailure("Verge: PipelineEntry.start is implemented by each kind")
   }
 
@@ -29,32 +40,73 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry 
     target?.end()
   }
 
-  /// Hands a changed output to the derived value.
+  /// Remembers the first output as the last one published.
   @inlinable
-  func publish(_ output: Output) {
-    target?.publish(output)
+  final func remember(_ output: Output) {
+    if !StateCore<Output, Never>.isLarge { last = output }
   }
+
+  /// Publishes the output at `output` unless it is `==` the last one.
+  @inlinable @inline(__always)
+  final func publish(ifChanged output: UnsafePointer<Output>) where Output: Equatable {
+    if StateCore<Output, Never>.isLarge {
+      target?.publishLarge(output) { areEqualInPlace($0, $1) }
+      return
+    }
+    if let last, last == output.pointee { return }
+    last = output.pointee
+    target?.publish(output.pointee)
+  }
+
+  /// Publishes the output at `output` unless `areEqual` says it is the same
+  /// as the last one.
+  @inlinable @inline(__always)
+  final func publish(_ output: UnsafePointer<Output>, unlessSame areEqual: (Output, Output) -> Bool) {
+    if StateCore<Output, Never>.isLarge {
+      target?.publishLarge(output) { areEqual($0.pointee, $1.pointee) }
+      return
+    }
+    if let last, areEqual(last, output.pointee) { return }
+    last = output.pointee
+    target?.publish(output.pointee)
+  }
+}
+
+/// Whether the values at `lhs` and `rhs` are `==`, compared where they are.
+///
+/// Not inlinable, so that it is never specialized for a caller's type: in
+/// generic code `==` receives the values' addresses, where code specialized
+/// for a large struct first copies both onto the stack (128 KiB for a
+/// 64 KiB output). Used for large values only (`StateCore.isLarge`), whose
+/// comparison costs far more than the generic call.
+@usableFromInline @inline(never)
+func areEqualInPlace<Value: Equatable>(_ lhs: UnsafePointer<Value>, _ rhs: UnsafePointer<Value>) -> Bool {
+  areEqualInout(&UnsafeMutablePointer(mutating: lhs).pointee, &UnsafeMutablePointer(mutating: rhs).pointee)
+}
+
+/// `==` of two values reached in place (neither is written).
+private func areEqualInout<Value: Equatable>(_ lhs: inout Value, _ rhs: inout Value) -> Bool {
+  lhs == rhs
 }
 
 /// `map`: the user's transform, called as it is.
 @usableFromInline
 final class MapEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Output> {
   @usableFromInline let transform: (Input) -> Output
-  @usableFromInline @exclusivity(unchecked) var last: Output?
 
   @inlinable
   init(
     _ transform: @escaping (Input) -> Output,
-    update: @escaping (DerivedHub<Input>.Entry, Input) -> Void
+    update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void
   ) {
     self.transform = transform
     super.init(update: update)
   }
 
   @usableFromInline
-  override func start(_ input: Input) -> Output {
-    let output = transform(input)
-    last = output
+  override func start(_ input: UnsafePointer<Input>) -> Output {
+    let output = transform(input.pointee)
+    remember(output)
     return output
   }
 
@@ -64,35 +116,34 @@ final class MapEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Ou
   where Output: Equatable {
     MapEntry(transform) { entry, input in
       let entry = unsafeDowncast(entry, to: MapEntry.self)
-      let output = entry.transform(input)
-      if let last = entry.last, last == output { return }
-      entry.last = output
-      entry.publish(output)
+      let output = entry.transform(input.pointee)
+      withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
   }
 }
 
-/// `select` of a stored property: a load at a fixed byte offset of the input.
+/// `select` of a stored property: read at a fixed byte offset of the input,
+/// where it is.
 @usableFromInline
 final class OffsetEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Output> {
   @usableFromInline let offset: Int
-  @usableFromInline @exclusivity(unchecked) var last: Output?
 
   @inlinable
-  init(offset: Int, update: @escaping (DerivedHub<Input>.Entry, Input) -> Void) {
+  init(offset: Int, update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void) {
     self.offset = offset
     super.init(update: update)
   }
 
+  /// The property inside the input.
   @inlinable @inline(__always)
-  func read(_ input: Input) -> Output {
-    withUnsafeBytes(of: input) { $0.load(fromByteOffset: offset, as: Output.self) }
+  func read(_ input: UnsafePointer<Input>) -> UnsafePointer<Output> {
+    UnsafeRawPointer(input).advanced(by: offset).assumingMemoryBound(to: Output.self)
   }
 
   @usableFromInline
-  override func start(_ input: Input) -> Output {
-    let output = read(input)
-    last = output
+  override func start(_ input: UnsafePointer<Input>) -> Output {
+    let output = read(input).pointee
+    remember(output)
     return output
   }
 
@@ -101,10 +152,7 @@ final class OffsetEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input,
   static func equatable(offset: Int) -> OffsetEntry where Output: Equatable {
     OffsetEntry(offset: offset) { entry, input in
       let entry = unsafeDowncast(entry, to: OffsetEntry.self)
-      let output = entry.read(input)
-      if let last = entry.last, last == output { return }
-      entry.last = output
-      entry.publish(output)
+      entry.publish(ifChanged: entry.read(input))
     }
   }
 }
@@ -113,18 +161,17 @@ final class OffsetEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input,
 @usableFromInline
 final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Output> {
   @usableFromInline let keyPath: KeyPath<Input, Output>
-  @usableFromInline @exclusivity(unchecked) var last: Output?
 
   @inlinable
-  init(_ keyPath: KeyPath<Input, Output>, update: @escaping (DerivedHub<Input>.Entry, Input) -> Void) {
+  init(_ keyPath: KeyPath<Input, Output>, update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void) {
     self.keyPath = keyPath
     super.init(update: update)
   }
 
   @usableFromInline
-  override func start(_ input: Input) -> Output {
-    let output = input[keyPath: keyPath]
-    last = output
+  override func start(_ input: UnsafePointer<Input>) -> Output {
+    let output = input.pointee[keyPath: keyPath]
+    remember(output)
     return output
   }
 
@@ -133,10 +180,8 @@ final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input
   static func equatable(_ keyPath: KeyPath<Input, Output>) -> KeyPathEntry where Output: Equatable {
     KeyPathEntry(keyPath) { entry, input in
       let entry = unsafeDowncast(entry, to: KeyPathEntry.self)
-      let output = input[keyPath: entry.keyPath]
-      if let last = entry.last, last == output { return }
-      entry.last = output
-      entry.publish(output)
+      let output = input.pointee[keyPath: entry.keyPath]
+      withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
   }
 }
@@ -148,13 +193,12 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   @usableFromInline let step: (Input) -> Output?
   /// Used by `comparing` only; `equatable` compares with `==` inline.
   @usableFromInline let areEqual: @Sendable (Output, Output) -> Bool
-  @usableFromInline @exclusivity(unchecked) var last: Output?
 
   @inlinable
   init(
     _ step: @escaping (Input) -> Output?,
     areEqual: @escaping @Sendable (Output, Output) -> Bool,
-    update: @escaping (DerivedHub<Input>.Entry, Input) -> Void
+    update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void
   ) {
     self.step = step
     self.areEqual = areEqual
@@ -162,11 +206,11 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   }
 
   @usableFromInline
-  override func start(_ input: Input) -> Output {
-    guard let output = step(input) else {
+  override func start(_ input: UnsafePointer<Input>) -> Output {
+    guard let output = step(input.pointee) else {
       preconditionFailure("Verge: a pipeline step returned nil for its first input")
     }
-    last = output
+    remember(output)
     return output
   }
 
@@ -175,10 +219,8 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   static func equatable(_ step: @escaping (Input) -> Output?) -> StepEntry where Output: Equatable {
     StepEntry(step, areEqual: { $0 == $1 }) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
-      guard let output = entry.step(input) else { return }
-      if let last = entry.last, last == output { return }
-      entry.last = output
-      entry.publish(output)
+      guard let output = entry.step(input.pointee) else { return }
+      withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
   }
 
@@ -190,10 +232,8 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   ) -> StepEntry {
     StepEntry(step, areEqual: areEqual) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
-      guard let output = entry.step(input) else { return }
-      if let last = entry.last, entry.areEqual(last, output) { return }
-      entry.last = output
-      entry.publish(output)
+      guard let output = entry.step(input.pointee) else { return }
+      withUnsafePointer(to: output) { entry.publish($0, unlessSame: entry.areEqual) }
     }
   }
 }

@@ -20,16 +20,14 @@ final class ChangeBox<Value: Sendable>: Sendable {
   init(previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64) {
     changes = Changes(copying: previous, current, version: version)
   }
-}
 
-/// A copy of a state on the heap: the previous state of a large state's
-/// commit, kept for its subscribers and middlewares.
-@usableFromInline
-final class ValueBox<Value: Sendable>: Sendable {
-  @usableFromInline let value: Value
-
-  @inlinable
-  init(_ value: Value) {
-    self.value = value
+  /// Calls `body` with the address of the current state where this box
+  /// holds it.
+  ///
+  /// Not inlinable: generic code reads the `let` in place, where code
+  /// specialized for a large state copies it onto the stack first.
+  @usableFromInline @inline(never)
+  func withCurrent(_ body: (UnsafePointer<Value>) -> Void) {
+    withUnsafePointer(to: changes.current, body)
   }
 }

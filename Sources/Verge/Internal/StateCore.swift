@@ -444,7 +444,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     }
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
-      let previous = storage.keepsPrevious ? ValueBox(storage.value) : nil
+      let previous = storage.keepsPrevious ? ValueBox(copying: &storage.value) : nil
       let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) -> (Result, Bool) in
         var written = false
@@ -471,7 +471,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
         if written, let previous, storage.hasMiddlewares {
           let trace = trace()
           for middleware in storage.middlewares {
-            middleware.body(previous.value, &storage.value, trace)
+            middleware.body(previous.address.pointee, &storage.value, trace)
           }
         }
         return (result, written)
@@ -496,8 +496,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// A change of a large state, boxed from where its states are.
   @inlinable @inline(never)
   static func box(previous: ValueBox<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox<Value> {
-    guard let previous else { return ChangeBox(previous: nil, current: current, version: version) }
-    return withUnsafePointer(to: previous.value) { ChangeBox(previous: $0, current: current, version: version) }
+    ChangeBox(previous: previous?.address, current: current, version: version)
   }
 
   /// Runs a commit's closure and middlewares on the locked storage.
@@ -548,21 +547,30 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// - Returns: Whether the value changed.
   @inlinable @discardableResult
   func publish(_ newValue: Value) -> Bool {
-    if Self.isLarge { return publishLarge(newValue) }
+    if Self.isLarge {
+      return withUnsafePointer(to: newValue) { newValue in
+        publishLarge(newValue) { [isEqual] in isEqual($0.pointee, $1.pointee) }
+      }
+    }
     return publish(computing: { newValue })
   }
 
-  /// `publish(_:)` for a large value: one function that reads `newValue`
-  /// where it is, so a derived value's update holds no further copy.
-  @inlinable @inline(never)
-  func publishLarge(_ newValue: Value) -> Bool {
+  /// `publish(_:)` for a large value, read where it is: `areSame` compares
+  /// the stored value with it in place, once, under the lock, and it is
+  /// copied in only when it differs. So a derived value's update holds no
+  /// copy of its own (`PipelineEntry`), and the stored value is the only
+  /// memo of the last output.
+  ///
+  /// - Returns: Whether the value changed.
+  @inlinable @inline(never) @discardableResult
+  func publishLarge(
+    _ newValue: UnsafePointer<Value>, unlessSame areSame: (UnsafePointer<Value>, UnsafePointer<Value>) -> Bool
+  ) -> Bool {
     var notify = false
-    let changed = withUnsafePointer(to: newValue) { newValue in
-      withStorage("publish") { storage -> Bool in
-        if isEqual(storage.value, newValue.pointee) { return false }
-        notify = replace(&storage, with: newValue)
-        return true
-      }
+    let changed = withStorage("publish") { storage -> Bool in
+      if withUnsafePointer(to: &storage.value, { areSame($0, newValue) }) { return false }
+      notify = replace(&storage, with: newValue)
+      return true
     }
     if notify { drain() }
     return changed
@@ -908,8 +916,9 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   enum Receiver: Sendable {
     case changes(@Sendable (Changes<Value>) -> Void)
     case values(@Sendable (Value) -> Void)
-    /// Values with their sequence number, for the derived-value hub.
-    case sequencedValues(@Sendable (UInt64, Value) -> Void)
+    /// Values with their sequence number, for the derived-value hub; the
+    /// value is read where the delivery holds it, for the call's duration.
+    case sequencedValues(@Sendable (UInt64, UnsafePointer<Value>) -> Void)
     case activity(@Sendable (Activity) -> Void)
   }
 
@@ -918,7 +927,7 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   // closure without copying it out of an enum payload. Exactly one is set.
   @usableFromInline let changesReceiver: (@Sendable (Changes<Value>) -> Void)?
   @usableFromInline let valuesReceiver: (@Sendable (Value) -> Void)?
-  @usableFromInline let sequencedReceiver: (@Sendable (UInt64, Value) -> Void)?
+  @usableFromInline let sequencedReceiver: (@Sendable (UInt64, UnsafePointer<Value>) -> Void)?
   @usableFromInline let activityReceiver: (@Sendable (Activity) -> Void)?
   @usableFromInline let isSynchronous: Bool
   @usableFromInline let queue: DeliveryQueue
@@ -933,7 +942,7 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
   ) {
     var changes: (@Sendable (Changes<Value>) -> Void)?
     var values: (@Sendable (Value) -> Void)?
-    var sequenced: (@Sendable (UInt64, Value) -> Void)?
+    var sequenced: (@Sendable (UInt64, UnsafePointer<Value>) -> Void)?
     var activity: (@Sendable (Activity) -> Void)?
     switch receiver {
     case .changes(let receive): changes = receive
@@ -978,7 +987,7 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
       if changesReceiver != nil {
         changesReceiver?(box.changes)
       } else if sequencedReceiver != nil {
-        sequencedReceiver?(sequence, box.changes.current)
+        box.withCurrent { sequencedReceiver?(sequence, $0) }
       } else {
         valuesReceiver?(box.changes.current)
       }
@@ -1024,7 +1033,7 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
         perform(receive, changes)
       }
     } else if sequencedReceiver != nil {
-      if !isCancelled { sequencedReceiver?(sequence, changes.current) }
+      if !isCancelled { withUnsafePointer(to: changes.current) { sequencedReceiver?(sequence, $0) } }
     } else if valuesReceiver != nil {
       if isSynchronous {
         if !isCancelled { valuesReceiver?(changes.current) }

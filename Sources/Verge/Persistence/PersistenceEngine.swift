@@ -126,22 +126,9 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     var observers: [@Sendable () -> Void] = []
     let error = writer.withLock { writer -> PersistenceError? in
       guard let claim = writer.claim else { return writer.closedByUser ? .closed : nil }
-      // Read the state and let go of it as soon as the part is out, so a
-      // commit meanwhile copies as little as possible.
-      var count: UInt64 = 0
-      let value: Part = {
-        let (state, changeCount) = core.countedValue()
-        count = changeCount
-        return state[keyPath: part]
-      }()
-      if count == writer.lastCount { return nil }
       do throws(PersistenceError) {
-        let payload: Data
-        do {
-          payload = try StateFile.encode(value)
-        } catch {
-          throw .encodingFailed(reason: "\(error)")
-        }
+        guard let encoded = try encode(from: core, unlessAt: writer.lastCount) else { return nil }
+        let (count, payload) = encoded
         let file = StateFile.frame(payload, version: version)
         if file != writer.lastData {
           try claim.lockForWriting()
@@ -160,6 +147,32 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     }
     for observer in observers { observer() }
     return error
+  }
+
+  /// Reads the part from the core's current state and encodes it, on a
+  /// `CodingThread` (the writer queue's thread, or the thread that calls
+  /// `close` or `flushSynchronously`, may have too shallow a stack for a
+  /// large state); `nil` when the state is still at change count `written`.
+  ///
+  /// - Returns: The change count read and the payload.
+  /// - Throws: `.encodingFailed` when the part does not encode.
+  private func encode(from core: Core, unlessAt written: UInt64?) throws(PersistenceError) -> (UInt64, Data)? {
+    try CodingThread.run { [part] () throws(PersistenceError) -> (UInt64, Data)? in
+      // Let go of the state as soon as the part is out, so a commit
+      // meanwhile copies as little as possible.
+      var count: UInt64 = 0
+      let value: Part = {
+        let (state, changeCount) = core.countedValue()
+        count = changeCount
+        return state[keyPath: part]
+      }()
+      if count == written { return nil }
+      do {
+        return (count, try StateFile.encode(value))
+      } catch {
+        throw .encodingFailed(reason: "\(error)")
+      }
+    }
   }
 
   /// Calls `observer` after the next write that reaches the disk (for tests

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reading the state file when persistence is attached.
-struct PersistenceRestore<Part: Decodable> {
+struct PersistenceRestore<Part: Decodable & Sendable>: Sendable {
   /// What happened.
   var outcome: RestoreOutcome
   /// The value to put into the state, if any; on the heap, so that a large
@@ -12,12 +12,22 @@ struct PersistenceRestore<Part: Decodable> {
   var file: Data?
 
   /// A restored value.
-  final class Restored {
+  final class Restored: Sendable {
     let value: Part
 
     init(_ value: Part) {
       self.value = value
     }
+  }
+
+  /// `read(_:version:migrate:)` on a `CodingThread`: decoding needs a
+  /// deeper stack than the calling thread may have.
+  ///
+  /// - Throws: `.io` when the file cannot be read or moved aside.
+  static func readOnCodingThread(
+    _ path: String, version: Int, migrate: (@Sendable (PersistedPayload) throws -> Part)?
+  ) throws(PersistenceError) -> PersistenceRestore {
+    try CodingThread.run { () throws(PersistenceError) in try read(path, version: version, migrate: migrate) }
   }
 
   /// Reads, checks, decodes or migrates the file at `path`; moves a refused

@@ -34,7 +34,7 @@ extension Store {
     let claim = try FileClaim.acquire(path)
     StateFile.removeStaleTemporaries(of: path)
 
-    let restore = try PersistenceRestore<Part>.read(path, version: version, migrate: migrate)
+    let restore = try PersistenceRestore<Part>.readOnCodingThread(path, version: version, migrate: migrate)
     let (seconds, attoseconds) = writeInterval.components
     let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
     let interval: DispatchTimeInterval =
@@ -46,8 +46,13 @@ extension Store {
     engine.start()
     if let restored = restore.value {
       var count: UInt64 = 0
-      core.commit(
-        trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line),
+      // `commitLarge` whatever the state's size: this code is not
+      // specialized for the state's type, and there `commit` reserves every
+      // temporary of all its paths at once, each the size of the state
+      // (1.7 MiB of stack for a 64 KiB state), where `commitLarge` keeps the
+      // states on the heap. Its extra cost does not matter once.
+      core.commitLarge(
+        trace: { CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line) },
         countAfter: &count
       ) { state in
         state.modify { $0[keyPath: part] = restored.value }
@@ -115,8 +120,10 @@ extension ReadableStore {
   ///   link is at the file's path (or at `<file>.lock`), `.io` when the file
   ///   or its directory cannot be read or created. The state and whatever is
   ///   at the path are then untouched.
-  /// - Complexity: Reads, checks and decodes the file on the calling thread:
-  ///   in proportion to the file's size.
+  /// - Complexity: Reads, checks and decodes the file (and runs `migrate`)
+  ///   before returning, in proportion to the file's size, on a thread
+  ///   started for it with a deep stack while the calling thread waits
+  ///   (decoding a large state needs more stack than a secondary thread has).
   @discardableResult
   public func persist<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
