@@ -72,6 +72,22 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry 
   }
 }
 
+/// `body` called with the value at `pointer`, lent where it is: reading
+/// `pointer.pointee` into an argument copies the value (retaining what it
+/// references), as the callee might write through another pointer
+/// meanwhile; an `inout` access rules that out, so the value is passed
+/// without a copy.
+@inlinable @inline(__always)
+func borrowing<Value, Result>(_ pointer: UnsafePointer<Value>, _ body: (Value) -> Result) -> Result {
+  lend(&UnsafeMutablePointer(mutating: pointer).pointee, to: body)
+}
+
+/// `body(value)`, for `borrowing(_:_:)`.
+@inlinable @inline(__always)
+func lend<Value, Result>(_ value: inout Value, to body: (Value) -> Result) -> Result {
+  body(value)
+}
+
 /// Whether the values at `lhs` and `rhs` are `==`, compared where they are.
 ///
 /// Not inlinable, so that it is never specialized for a caller's type: in
@@ -116,7 +132,7 @@ final class MapEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Ou
   where Output: Equatable {
     MapEntry(transform) { entry, input in
       let entry = unsafeDowncast(entry, to: MapEntry.self)
-      let output = entry.transform(input.pointee)
+      let output = borrowing(input, entry.transform)
       withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
   }
@@ -180,7 +196,7 @@ final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input
   static func equatable(_ keyPath: KeyPath<Input, Output>) -> KeyPathEntry where Output: Equatable {
     KeyPathEntry(keyPath) { entry, input in
       let entry = unsafeDowncast(entry, to: KeyPathEntry.self)
-      let output = input.pointee[keyPath: entry.keyPath]
+      let output = borrowing(input) { $0[keyPath: entry.keyPath] }
       withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
   }
@@ -219,7 +235,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   static func equatable(_ step: @escaping (Input) -> Output?) -> StepEntry where Output: Equatable {
     StepEntry(step, areEqual: { $0 == $1 }) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
-      guard let output = entry.step(input.pointee) else { return }
+      guard let output = borrowing(input, entry.step) else { return }
       withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
   }
@@ -232,7 +248,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   ) -> StepEntry {
     StepEntry(step, areEqual: areEqual) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
-      guard let output = entry.step(input.pointee) else { return }
+      guard let output = borrowing(input, entry.step) else { return }
       withUnsafePointer(to: output) { entry.publish($0, unlessSame: entry.areEqual) }
     }
   }
