@@ -34,11 +34,8 @@ extension IdentifiedArray {
     _ elements: S, uniquingIDsWith combine: (Element, Element) throws -> Element
   ) rethrows where S.Element == Element {
     for element in elements {
-      let id = identify(element)
-      if let kept = self[id: id] {
-        // Writing under the id stops the program if `combine` changed it.
-        self[id: id] = try combine(kept, element)
-      } else {
+      // `modify` stops the program if `combine` changed the id.
+      if try modify(id: identify(element), { $0 = try combine($0, element) }) == nil {
         append(element)
       }
     }
