@@ -121,7 +121,7 @@ final class MapEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Ou
 
   @usableFromInline
   override func start(_ input: UnsafePointer<Input>) -> Output {
-    let output = transform(input.pointee)
+    let output = borrowing(input, transform)
     remember(output)
     return output
   }
@@ -186,7 +186,7 @@ final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input
 
   @usableFromInline
   override func start(_ input: UnsafePointer<Input>) -> Output {
-    let output = input.pointee[keyPath: keyPath]
+    let output = borrowing(input) { $0[keyPath: keyPath] }
     remember(output)
     return output
   }
@@ -223,7 +223,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
 
   @usableFromInline
   override func start(_ input: UnsafePointer<Input>) -> Output {
-    guard let output = step(input.pointee) else {
+    guard let output = borrowing(input, step) else {
       preconditionFailure("Verge: a pipeline step returned nil for its first input")
     }
     remember(output)
