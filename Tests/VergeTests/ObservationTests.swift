@@ -85,6 +85,26 @@ final class ObservationTests: XCTestCase {
     XCTAssertTrue(reader8.isSet)
   }
 
+  func testReadersOfOneRowShareOneCheckAndAreAllInvalidatedByIt() {
+    let store = Store<RowList, Never>(initialState: RowList())
+    // Two readers per row, as two views showing the same row.
+    let readers = (0..<10).map { id in (track { store.state[\.rows[id: id]] }, track { store.state[\.rows[id: id]] }) }
+    XCTAssertEqual(store.observation.armed.withLock { $0.checks.count }, 10, "readers of one key path keep one check")
+
+    store.commit { $0.rows[id: 4]?.title = "four" }
+    for (id, (first, second)) in readers.enumerated() {
+      XCTAssertEqual(first.isSet, id == 4, "reader of row \(id)")
+      XCTAssertEqual(second.isSet, id == 4, "second reader of row \(id)")
+    }
+    XCTAssertEqual(store.observation.armed.withLock { $0.checks.count }, 9, "the fired check is disarmed")
+
+    let again = track { store.state[\.rows[id: 4]] }
+    XCTAssertEqual(store.observation.armed.withLock { $0.checks.count }, 10)
+    store.commit { $0.rows[id: 9]?.title = "nine" }
+    XCTAssertFalse(again.isSet)
+    XCTAssertTrue(readers[9].0.isSet && readers[9].1.isSet)
+  }
+
   func testRowReaderIsNotInvalidatedByAnUnrelatedField() {
     let store = Store<RowList, Never>(initialState: RowList())
     let reader = track { store.state[\.rows[id: 3]] }

@@ -21,8 +21,10 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
 
   @usableFromInline
   struct Armed: Sendable {
-    /// Few at a time (what one reader read), so a list beats a dictionary.
-    @usableFromInline var checks: [(key: SendableKeyPath, changed: Check)] = []
+    /// One check per key path read, shared by every reader of this store
+    /// that read it: as many as the rows on screen, so a read that arms
+    /// finds its key path by hash, not by comparing it with every other.
+    @usableFromInline var checks: [SendableKeyPath: Check] = [:]
     @usableFromInline var subscription: StoreSubscription?
 
     @usableFromInline
@@ -85,8 +87,8 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   func arm(_ keyPath: SendableKeyPath, check: @escaping Check) {
     registrar.access(self, keyPath: \.[member: keyPath])
     let needsSubscription = armed.withLock { armed -> Bool in
-      if !armed.checks.contains(where: { $0.key == keyPath }) {
-        armed.checks.append((keyPath, check))
+      if armed.checks[keyPath] == nil {
+        armed.checks[keyPath] = check
       }
       return armed.subscription == nil
     }
@@ -112,15 +114,11 @@ final class StateObservation<State: Sendable>: Observable, Sendable {
   func stateDidChange(_ state: State) {
     let (fired, idle) = armed.withLock { armed -> ([SendableKeyPath], StoreSubscription?) in
       var fired: [SendableKeyPath] = []
-      var index = 0
-      while index < armed.checks.count {
-        if armed.checks[index].changed(state) {
-          fired.append(armed.checks[index].key)
-          armed.checks.swapAt(index, armed.checks.count - 1)
-          armed.checks.removeLast()
-        } else {
-          index += 1
-        }
+      for (key, changed) in armed.checks where changed(state) {
+        fired.append(key)
+      }
+      for key in fired {
+        armed.checks[key] = nil
       }
       // Nothing left to watch: stop following the store, so that a store
       // whose readers have all been invalidated commits at full speed.

@@ -24,7 +24,7 @@ enum AppScalePath: CaseIterable {
     case .ifChangedKeyPath: "(d) commit, 1,000 sinkState { $0.ifChanged(path) }, path = \\.rows[k]"
     case .derivedMap: "(e) commit, 1,000 derived(.map { $0.rows[k] })"
     case .derivedSelect: "(e) commit, 1,000 derived(.select(\\.rows[k]))"
-    case .observation: "(e) commit, 1,000 withObservationTracking { store.state[\\.rows[k]] }"
+    case .observation: "(e) commit, 100 withObservationTracking { store.state[\\.rows[k]] }"
     case .scopeCommit: "(f) method ScopedStore commit on one row"
     case .derivedEntity: "(g) VergeORM update, 1,000 derivedEntity"
     case .testStore: "(h) TestStore send + assertion of a row action"
@@ -56,7 +56,7 @@ enum AppScalePath: CaseIterable {
     case .rowAction, .unrelatedAction: "the same reduction sent to the row's own ActionStore"
     case .removeAndReAdd: "the same removal and insertion in a BaselineStore of the same collection"
     case .ifChangedClosure, .ifChangedKeyPath, .derivedMap, .derivedSelect, .observation:
-      "a BaselineStore of the same collection with 1,000 select-and-compare closures"
+      "a BaselineStore of the same collection with \(grouped(readers)) select-and-compare closures"
     case .scopeCommit: "the same mutation committed on the row's own ReducerStore, one subscriber each"
     case .derivedEntity: "a BaselineStore of a Dictionary with 1,000 select-and-compare closures"
     case .testStore: "the same step on a TestStore of the row's own feature"
@@ -68,9 +68,19 @@ enum AppScalePath: CaseIterable {
   var units: Int {
     switch self {
     case .ifChangedClosure, .ifChangedKeyPath, .derivedMap, .derivedSelect, .observation, .derivedEntity:
-      appScaleReaders
+      readers
     default: 1
     }
+  }
+
+  /// How many per-row readers the path registers, at every size.
+  ///
+  /// Observation readers of one row share one check, so 1,000 readers of
+  /// 100 rows would make 100 checks at 100 rows and 1,000 at 100,000: the
+  /// path keeps one reader per row at 100 rows, and as many at every size,
+  /// so that its growth is the rows' and not the watched rows'.
+  var readers: Int {
+    self == .observation ? appScaleObservationReaders : appScaleReaders
   }
 
   /// The chart's colour of the path (both collections use it; the plain
@@ -100,3 +110,7 @@ enum AppScalePath: CaseIterable {
 /// How many per-row readers (subscribers, derived values, observers,
 /// derived entities) the reader paths register, at every size.
 let appScaleReaders = 1_000
+
+/// How many Observation readers the Observation path registers, at every
+/// size (see `AppScalePath.readers`).
+let appScaleObservationReaders = 100

@@ -96,9 +96,9 @@ func appScaleObservationProbeName(form: String, count: Int) -> String {
 func observationProbe<Rows: AppScaleRows>(rows: Rows.Type, count: Int) -> Probe {
   Probe(
     name: appScaleObservationProbeName(form: Rows.formName, count: count),
-    unit: "of \(grouped(appScaleReaders)) readers; baseline: select-and-compare closures called",
+    unit: "of \(grouped(appScaleObservationReaders)) readers; baseline: select-and-compare closures called",
     library: { observationInvalidations(rows, count: count) },
-    baseline: { baselineSelectorCalls(rows, count: count) })
+    baseline: { baselineSelectorCalls(rows, count: count, readers: appScaleObservationReaders) })
 }
 
 /// The case of `path` on the collection `rows`; `nil` for the path that
@@ -129,7 +129,9 @@ func appScaleCase<Rows: AppScaleRows>(
   case .derivedSelect:
     return make({ selectDerivedRows(rows, count: count) }, { baselineRowSelectors(rows, count: count) })
   case .observation:
-    return make({ observationReaders(rows, count: count) }, { baselineRowSelectors(rows, count: count) })
+    return make(
+      { observationReaders(rows, count: count) },
+      { baselineRowSelectors(rows, count: count, readers: appScaleObservationReaders) })
   case .scopeCommit:
     return make({ scopedRowCommit(rows, count: count) }, { rowOwnCommit() })
   case .derivedEntity:
@@ -188,7 +190,7 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
     verdicts.append(
       .atMost(
         "(e) Observation, \(form), \(grouped(large)) rows: a commit of one row invalidates "
-          + "only that row's readers (at most 1 of \(grouped(appScaleReaders)))",
+          + "only that row's readers (at most 1 of \(grouped(appScaleObservationReaders)))",
         results.probe(appScaleObservationProbeName(form: form, count: large))?.library, limit: 1,
         format: { "\(Formatting.count($0)) invalidated" }))
   }

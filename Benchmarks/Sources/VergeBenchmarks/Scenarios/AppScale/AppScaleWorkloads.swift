@@ -28,11 +28,11 @@ final class RowWalk {
   }
 }
 
-/// The rows that the reader paths watch: `appScaleReaders` of them spread
-/// over the list (with fewer rows than readers, several readers per row).
-func watchedRows(count: Int) -> [Int] {
-  (0..<appScaleReaders).map { reader in
-    count >= appScaleReaders ? reader * (count / appScaleReaders) : reader % count
+/// The rows that the reader paths watch: `readers` of them spread over the
+/// list (with fewer rows than readers, several readers per row).
+func watchedRows(count: Int, readers: Int = appScaleReaders) -> [Int] {
+  (0..<readers).map { reader in
+    count >= readers ? reader * (count / readers) : reader % count
   }
 }
 
@@ -41,8 +41,8 @@ final class WatchedWalk {
   let rows: [Int]
   private let cursor: Cursor
 
-  init(count: Int) {
-    rows = watchedRows(count: count)
+  init(count: Int, readers: Int = appScaleReaders) {
+    rows = watchedRows(count: count, readers: readers)
     cursor = Cursor(count: rows.count)
   }
 
@@ -174,7 +174,7 @@ func observationReaders<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Wo
   for reader in readers.watched.indices {
     readers.track(reader)
   }
-  let walk = WatchedWalk(count: count)
+  let walk = WatchedWalk(count: count, readers: appScaleObservationReaders)
   return Workload(keepAlive: [readers]) { iterations in
     for _ in 0..<iterations {
       let id = walk.next()
@@ -193,7 +193,7 @@ final class ObservationReaders<Rows: AppScaleRows>: Sendable {
 
   init(store: Store<AppList<Rows>, Never>, count: Int) {
     self.store = store
-    watched = watchedRows(count: count)
+    watched = watchedRows(count: count, readers: appScaleObservationReaders)
   }
 
   func track(_ reader: Int) {
@@ -224,7 +224,7 @@ final class ObservationReaders<Rows: AppScaleRows>: Sendable {
   }
 }
 
-/// How many of the `appScaleReaders` Observation readers one commit of
+/// How many of the `appScaleObservationReaders` Observation readers one commit of
 /// one watched row invalidates (the probe of path (e)).
 func observationInvalidations<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Double {
   let readers = ObservationReaders(
@@ -239,10 +239,10 @@ func observationInvalidations<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int)
 
 /// How many of the baseline's select-and-compare closures one commit of
 /// one watched row calls back.
-func baselineSelectorCalls<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Double {
+func baselineSelectorCalls<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int, readers: Int) -> Double {
   let store = BaselineStore(listState(rows, count: count))
   let calls = SharedLock(0)
-  let watched = watchedRows(count: count)
+  let watched = watchedRows(count: count, readers: readers)
   for id in watched {
     store.select({ $0.rows.row(id) }, onChange: { _ in calls.withLock { $0 += 1 } })
   }
@@ -252,12 +252,14 @@ func baselineSelectorCalls<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) ->
 }
 
 /// Hand-written select-and-compare closures on the watched rows.
-func baselineRowSelectors<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
+func baselineRowSelectors<Rows: AppScaleRows>(
+  _ rows: Rows.Type, count: Int, readers: Int = appScaleReaders
+) -> Workload {
   let store = BaselineStore(listState(rows, count: count))
-  for id in watchedRows(count: count) {
+  for id in watchedRows(count: count, readers: readers) {
     store.select({ $0.rows.row(id) }, onChange: { blackHole($0) })
   }
-  let walk = WatchedWalk(count: count)
+  let walk = WatchedWalk(count: count, readers: readers)
   return Workload { iterations in
     for _ in 0..<iterations {
       let id = walk.next()
