@@ -4,22 +4,52 @@
 /// it rather than the states themselves: a state of any size then costs the
 /// queue and the delivery loop one word, and a subscriber receives the
 /// `Changes` stored here without a copy on the delivering thread's stack
-/// (issue 23: a 64 KiB state must work on a 512 KiB thread).
+/// (issue 23: a 64 KiB state must work on a 512 KiB thread). The `let` is
+/// what makes that so also in an unoptimized build: a call can borrow a
+/// class's constant in place, where it copies what an accessor returns.
 @usableFromInline
 final class ChangeBox<Value: Sendable>: Sendable {
   @usableFromInline let changes: Changes<Value>
+
+  /// A box holding `changes`.
+  @inlinable
+  static func make(_ changes: Changes<Value>) -> ChangeBox {
+    ChangeBox(changes)
+  }
 
   @inlinable
   init(_ changes: Changes<Value>) {
     self.changes = changes
   }
 
-  /// Copies the states from where they are (the locked storage, another
-  /// box), so the caller holds no copy of its own.
+  /// A box of the change from `previous` to `current`, copied from where
+  /// they are (the locked storage, a heap copy), so the caller holds no copy
+  /// of its own.
   @inlinable
-  init(previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64) {
-    changes = Changes(copying: previous, current, version: version)
+  static func make(previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox {
+    #if DEBUG
+      // An unoptimized build keeps each temporary of a function in a stack
+      // slot of its own: building the `Changes` as a value there took three
+      // state-sized slots, and storing it one more (384 KiB for a 64 KiB
+      // state). Built in place on the heap instead, it costs one slot, where
+      // the box moves it in.
+      let staging = UnsafeMutablePointer<Changes<Value>>.allocate(capacity: 1)
+      defer { staging.deallocate() }
+      Changes.initialize(staging, previous: previous, current: current, version: version)
+      return ChangeBox(moving: staging)
+    #else
+      return ChangeBox(Changes(copying: previous, current, version: version))
+    #endif
   }
+
+  #if DEBUG
+    /// A box of the change at `staging`, which it moves in (leaving the
+    /// memory uninitialized).
+    @inlinable
+    init(moving staging: UnsafeMutablePointer<Changes<Value>>) {
+      changes = staging.move()
+    }
+  #endif
 
   /// Calls `body` with the address of the current state where this box
   /// holds it.

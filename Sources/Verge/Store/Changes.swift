@@ -49,6 +49,32 @@ public struct Changes<State> {
     self.version = version
   }
 
+  #if DEBUG
+    /// Builds a change in place at `target`, copying both states from
+    /// memory: what `init(copying:_:version:)` does, for an unoptimized
+    /// build, which would keep the change and each state read in stack slots
+    /// of their own. The current state goes from memory to memory; the
+    /// previous one through one temporary (an optional cannot be built in
+    /// place).
+    @inlinable
+    static func initialize(
+      _ target: UnsafeMutablePointer<Changes>, previous: UnsafePointer<State>?, current: UnsafePointer<State>,
+      version: UInt64
+    ) {
+      let raw = UnsafeMutableRawPointer(target)
+      (raw + MemoryLayout<Changes>.offset(of: \.version)!).assumingMemoryBound(to: UInt64.self)
+        .initialize(to: version)
+      (raw + MemoryLayout<Changes>.offset(of: \.current)!).assumingMemoryBound(to: State.self)
+        .initialize(from: current, count: 1)
+      let previousField = (raw + MemoryLayout<Changes>.offset(of: \.previous)!).assumingMemoryBound(to: State?.self)
+      if let previous {
+        previousField.initialize(to: previous.pointee)
+      } else {
+        previousField.initialize(to: nil)
+      }
+    }
+  #endif
+
   /// Reads a property of the new state.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     current[keyPath: keyPath]
