@@ -8,8 +8,8 @@ import XCTest
 /// stack. Each scenario runs in a child process, so that a stack overflow
 /// fails its test instead of ending the run. (`SmallStack.size`: 512 KiB in
 /// optimized builds, `swift test -c release -Xswiftc -enable-testing`;
-/// 1 MiB unoptimized, except for the plain commit, the throwing commit and
-/// derived values, which get 512 KiB there too.)
+/// 1 MiB unoptimized, except for the plain commit, the throwing commit,
+/// `ifChanged` and derived values, which get 512 KiB there too.)
 final class SmallStackTests: XCTestCase {
   func testTheStateIsSixtyFourKibibytesInline() {
     XCTAssertEqual(MemoryLayout<LargeState>.size, 65_536)
@@ -108,7 +108,7 @@ final class SmallStackTests: XCTestCase {
   func testIfChanged() throws { try expectChildSucceeds("IfChanged") }
 
   func testChildIfChanged() throws {
-    try child("IfChanged") {
+    try child("IfChanged", size: Self.evenUnoptimized) {
       let store = Store<LargeState, Never>(initialState: LargeState())
       let counts = SmallStackRecorder()
       let subscription = store.sinkState { changes in

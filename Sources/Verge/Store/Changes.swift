@@ -18,6 +18,9 @@ public struct Changes<State> {
   public let previous: State?
   /// The state after the change.
   public let current: State
+  /// Whether `previous` holds a state, known without looking at it (an
+  /// unoptimized build copies an optional state to test it).
+  @usableFromInline let hasPrevious: Bool
   /// The version of `current`: the store's (or derived value's) `version`
   /// when it held this state. It grows with every change; two changes with
   /// equal versions from one source carry the same state.
@@ -30,6 +33,7 @@ public struct Changes<State> {
   ///   - current: The state after the change.
   ///   - version: The version of `current`; see `version`.
   public init(previous: State?, current: State, version: UInt64 = 0) {
+    hasPrevious = previous != nil
     self.previous = previous
     self.current = current
     self.version = version
@@ -40,6 +44,7 @@ public struct Changes<State> {
   /// (a 64 KiB state must work on a 512 KiB thread).
   @inlinable
   init(copying previous: UnsafePointer<State>?, _ current: UnsafePointer<State>, version: UInt64) {
+    hasPrevious = previous != nil
     if let previous {
       self.previous = previous.pointee
     } else {
@@ -66,6 +71,8 @@ public struct Changes<State> {
         .initialize(to: version)
       (raw + MemoryLayout<Changes>.offset(of: \.current)!).assumingMemoryBound(to: State.self)
         .initialize(from: current, count: 1)
+      (raw + MemoryLayout<Changes>.offset(of: \.hasPrevious)!).assumingMemoryBound(to: Bool.self)
+        .initialize(to: previous != nil)
       let previousField = (raw + MemoryLayout<Changes>.offset(of: \.previous)!).assumingMemoryBound(to: State?.self)
       if let previous {
         previousField.initialize(to: previous.pointee)
@@ -74,6 +81,30 @@ public struct Changes<State> {
       }
     }
   #endif
+
+  /// The value at `keyPath` in the previous state, which must be there.
+  ///
+  /// An unoptimized build unwraps an optional state through two copies on
+  /// the stack (128 KiB for a 64 KiB state, in every subscriber that asks
+  /// `ifChanged(\.count)`); there, a stored property is read from the
+  /// optional's bytes instead, where its payload lies.
+  @inlinable
+  func previousValue<Value>(at keyPath: KeyPath<State, Value>) -> Value {
+    #if DEBUG
+      if let offset = MemoryLayout<State>.offset(of: keyPath) {
+        return withUnsafeBytes(of: previous) { $0.load(fromByteOffset: offset, as: Value.self) }
+      }
+    #endif
+    return previousValueUnwrapping(at: keyPath)
+  }
+
+  /// `previousValue(at:)` through the optional, in a frame of its own: an
+  /// unoptimized build reserves the stack slots of a function's every
+  /// temporary, also when it returns before reaching them.
+  @inlinable
+  func previousValueUnwrapping<Value>(at keyPath: KeyPath<State, Value>) -> Value {
+    previous.unsafelyUnwrapped[keyPath: keyPath]
+  }
 
   /// Reads a property of the new state.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
@@ -87,8 +118,8 @@ public struct Changes<State> {
   /// - Complexity: One read at `keyPath` of each state and one `==`.
   @inlinable
   public func hasChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> Bool {
-    guard let previous else { return true }
-    return previous[keyPath: keyPath] != current[keyPath: keyPath]
+    guard hasPrevious else { return true }
+    return previousValue(at: keyPath) != current[keyPath: keyPath]
   }
 
   /// Whether the value at `keyPath` differs from the state before the
@@ -153,7 +184,8 @@ public struct Changes<State> {
   /// - Returns: The value when it changed (or on a first delivery), for `do`.
   @inlinable
   public func ifChanged<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> IfChangedBox<Value> {
-    IfChangedBox(takeIfChanged { $0[keyPath: keyPath] })
+    let new = current[keyPath: keyPath]
+    return IfChangedBox(hasPrevious && previousValue(at: keyPath) == new ? nil : new)
   }
 
   /// Whether the value that `select` picks differs from the previous state's.
@@ -193,7 +225,7 @@ public struct Changes<State> {
     then body: (Value) throws -> Result
   ) rethrows -> Result? {
     let new = current[keyPath: keyPath]
-    if let previous, previous[keyPath: keyPath] == new { return nil }
+    if hasPrevious, previousValue(at: keyPath) == new { return nil }
     return try body(new)
   }
 
@@ -213,10 +245,10 @@ public struct Changes<State> {
     _ keyPaths: repeat KeyPath<State, each Value>,
     then body: (repeat each Value) throws -> Result
   ) rethrows -> Result? {
-    if let previous {
+    if hasPrevious {
       var changed = false
       for keyPath in repeat each keyPaths {
-        changed = changed || previous[keyPath: keyPath] != current[keyPath: keyPath]
+        changed = changed || previousValue(at: keyPath) != current[keyPath: keyPath]
       }
       guard changed else { return nil }
     }

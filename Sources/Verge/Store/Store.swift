@@ -44,17 +44,27 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// `middlewares`.
   @inlinable
   public init(initialState: State, middlewares: [CommitMiddleware<State>] = []) {
-    var initialState = initialState
-    var middlewares = middlewares
-    if let reduce = stateTypeReduceMiddleware(for: State.self) {
-      reduceInitialState(&initialState)
-      middlewares.insert(reduce, at: 0)
-    }
-    let core = StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
+    let core =
+      if let reduce = stateTypeReduceMiddleware(for: State.self) {
+        Self.reducedCore(initialState, middlewares: [reduce] + middlewares)
+      } else {
+        // The state goes to the core as it came, with no copy of its own: an
+        // unoptimized build keeps each copy in a stack slot of its own.
+        StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
+      }
     self.core = core
     observation = StateObservation { [weak core] receive in
       core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread)
     }
+  }
+
+  /// The core of a state that adopts `StateType`, whose reduce hook runs
+  /// on the initial state first, as if it had just been committed.
+  @usableFromInline
+  static func reducedCore(_ initialState: State, middlewares: [CommitMiddleware<State>]) -> StateCore<State, Activity> {
+    var reduced = initialState
+    reduceInitialState(&reduced)
+    return StateCore(reduced, isEqual: { $0 == $1 }, middlewares: middlewares)
   }
 
   /// The current state.
