@@ -18,9 +18,13 @@ public struct Changes<State> {
   public let previous: State?
   /// The state after the change.
   public let current: State
-  /// Whether `previous` holds a state, known without looking at it (an
-  /// unoptimized build copies an optional state to test it).
-  @usableFromInline let hasPrevious: Bool
+  #if DEBUG
+    /// Whether `previous` holds a state, known without looking at it: an
+    /// unoptimized build copies an optional state to test it. (Not kept in
+    /// optimized builds, where testing it is free and a larger change costs
+    /// each subscriber's delivery a few instructions more.)
+    @usableFromInline let previousIsPresent: Bool
+  #endif
   /// The version of `current`: the store's (or derived value's) `version`
   /// when it held this state. It grows with every change; two changes with
   /// equal versions from one source carry the same state.
@@ -33,7 +37,9 @@ public struct Changes<State> {
   ///   - current: The state after the change.
   ///   - version: The version of `current`; see `version`.
   public init(previous: State?, current: State, version: UInt64 = 0) {
-    hasPrevious = previous != nil
+    #if DEBUG
+      previousIsPresent = previous != nil
+    #endif
     self.previous = previous
     self.current = current
     self.version = version
@@ -44,7 +50,9 @@ public struct Changes<State> {
   /// (a 64 KiB state must work on a 512 KiB thread).
   @inlinable
   init(copying previous: UnsafePointer<State>?, _ current: UnsafePointer<State>, version: UInt64) {
-    hasPrevious = previous != nil
+    #if DEBUG
+      previousIsPresent = previous != nil
+    #endif
     if let previous {
       self.previous = previous.pointee
     } else {
@@ -71,7 +79,7 @@ public struct Changes<State> {
         .initialize(to: version)
       (raw + MemoryLayout<Changes>.offset(of: \.current)!).assumingMemoryBound(to: State.self)
         .initialize(from: current, count: 1)
-      (raw + MemoryLayout<Changes>.offset(of: \.hasPrevious)!).assumingMemoryBound(to: Bool.self)
+      (raw + MemoryLayout<Changes>.offset(of: \.previousIsPresent)!).assumingMemoryBound(to: Bool.self)
         .initialize(to: previous != nil)
       let previousField = (raw + MemoryLayout<Changes>.offset(of: \.previous)!).assumingMemoryBound(to: State?.self)
       if let previous {
@@ -81,6 +89,17 @@ public struct Changes<State> {
       }
     }
   #endif
+
+  /// Whether there is a state before the change (`false` on a first
+  /// delivery).
+  @inlinable
+  var hasPrevious: Bool {
+    #if DEBUG
+      previousIsPresent
+    #else
+      previous != nil
+    #endif
+  }
 
   /// The value at `keyPath` in the previous state, which must be there.
   ///
