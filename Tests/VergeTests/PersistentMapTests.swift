@@ -173,3 +173,39 @@ private struct WeakNode {
   weak var node: MapNode<Int, Tracked>?
   init(_ node: MapNode<Int, Tracked>) { self.node = node }
 }
+
+final class MapNodeSlotTableTests: XCTestCase {
+  func testTheSlotTableNamesEachSlotsEntryOrChildInSlotOrder() {
+    // Slots 0 and 2 hold children, 1 and 3 entries, 15 an entry; the rest
+    // are empty.
+    let table = MapNodeSlots(dataMap: 0b1000_0000_0000_1010, nodeMap: 0b0101)
+    XCTAssertEqual(table[slot: 0], MapNodeSlots.childTag)
+    XCTAssertEqual(table[slot: 1], 1)
+    XCTAssertEqual(table[slot: 2], MapNodeSlots.childTag + 1)
+    XCTAssertEqual(table[slot: 3], 2)
+    XCTAssertEqual(table[slot: 15], 3)
+    for slot in 4..<15 { XCTAssertEqual(table[slot: slot], 0, "slot \(slot)") }
+  }
+
+  func testLookupsThroughTheSlotTableAfterEveryKindOfWrite() {
+    // Growing, splitting entries into children, inlining single-entry
+    // children back and collision buckets all rebuild or copy the table.
+    var map = PersistentMap<CollidingKey, Int>()
+    var held: [PersistentMap<CollidingKey, Int>] = []
+    for value in 0..<400 {
+      map.updateValue(value, forKey: CollidingKey(value: value))
+      if value % 50 == 0 { held.append(map) }
+    }
+    for value in stride(from: 0, to: 400, by: 3) { map.removeValue(forKey: CollidingKey(value: value)) }
+    XCTAssertEqual(map.invariantViolations(), [])
+    for value in 0..<400 {
+      XCTAssertEqual(map[CollidingKey(value: value)], value % 3 == 0 ? nil : value, "key \(value)")
+    }
+    XCTAssertNil(map[CollidingKey(value: 1_000)])
+    for (index, snapshot) in held.enumerated() {
+      XCTAssertEqual(snapshot.invariantViolations(), [])
+      XCTAssertEqual(snapshot.count, index * 50 + 1)
+      XCTAssertEqual(snapshot[CollidingKey(value: index * 50)], index * 50)
+    }
+  }
+}
