@@ -209,3 +209,31 @@ final class MapNodeSlotTableTests: XCTestCase {
     }
   }
 }
+
+extension MapNodeSlotTableTests {
+  func testTheTableMatchesASlotBySlotCountForEveryLayout() {
+    var rng = SplitMix64(seed: 16)
+    for _ in 0..<20_000 {
+      let occupied = UInt32.random(in: 0...0xffff, using: &rng)
+      let dataMap = occupied & UInt32.random(in: 0...0xffff, using: &rng)
+      let nodeMap = occupied & ~dataMap
+      let table = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
+      var entry: UInt8 = 1
+      var child = MapNodeSlots.childTag
+      for slot in 0..<16 {
+        let bit = UInt32(1) << UInt32(slot)
+        let expected: UInt8
+        if dataMap & bit != 0 {
+          expected = entry
+          entry += 1
+        } else if nodeMap & bit != 0 {
+          expected = child
+          child += 1
+        } else {
+          expected = 0
+        }
+        XCTAssertEqual(table[slot: slot], expected, "slot \(slot) of data \(dataMap), nodes \(nodeMap)")
+      }
+    }
+  }
+}

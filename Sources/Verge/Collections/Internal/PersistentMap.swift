@@ -155,25 +155,32 @@ package struct MapNodeSlots {
 
   /// The table of a node whose entries sit in the slots of `dataMap` and
   /// whose children sit in the slots of `nodeMap`, each run in slot order.
+  ///
+  /// Built without a loop, eight slots per word: each slot's bit is spread
+  /// to its own byte, a multiplication sums the bytes below each one (the
+  /// position of the slot's entry or child in its run), and the bytes of
+  /// empty slots are masked off.
   @inlinable
   package init(dataMap: UInt32, nodeMap: UInt32) {
-    bytes = (0, 0)
-    var occupied = dataMap | nodeMap
-    var entry: UInt8 = 1
-    var child = Self.childTag
-    withUnsafeMutableBytes(of: &bytes) { table in
-      while occupied != 0 {
-        let slot = occupied.trailingZeroBitCount
-        if dataMap & (1 << UInt32(slot)) != 0 {
-          table[slot] = entry
-          entry &+= 1
-        } else {
-          table[slot] = child
-          child &+= 1
-        }
-        occupied &= occupied &- 1
-      }
-    }
+    let (entriesLow, entriesBelowHigh) = Self.run(UInt64(dataMap & 0xff), before: 0, tag: 1)
+    let (childrenLow, childrenBelowHigh) = Self.run(UInt64(nodeMap & 0xff), before: 0, tag: Self.childTag)
+    let (entriesHigh, _) = Self.run(UInt64((dataMap >> 8) & 0xff), before: entriesBelowHigh, tag: 1)
+    let (childrenHigh, _) = Self.run(UInt64((nodeMap >> 8) & 0xff), before: childrenBelowHigh, tag: Self.childTag)
+    bytes = ((entriesLow | childrenLow).littleEndian, (entriesHigh | childrenHigh).littleEndian)
+  }
+
+  /// The bytes of eight slots whose occupied ones are the bits of
+  /// `occupied`: `tag + before + i` for the i-th occupied slot, 0 for the
+  /// others; and how many slots are occupied.
+  @inlinable @inline(__always)
+  static func run(_ occupied: UInt64, before: UInt64, tag: UInt8) -> (bytes: UInt64, count: UInt64) {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    // Byte i is bit i of `occupied`, as 0 or 1.
+    let spread = (((occupied &* ones) & 0x8040_2010_0804_0201) &+ 0x7f7f_7f7f_7f7f_7f7f) &>> 7 & ones
+    // Byte i is the number of occupied slots up to and including slot i.
+    let through = spread &* ones
+    let position = through &- spread &+ (before &+ UInt64(tag)) &* ones
+    return (position & (spread &* 0xff), through &>> 56)
   }
 
   /// The byte of `slot`, for checks and tests.
@@ -376,6 +383,12 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
     }
   }
 
+  /// The slot of `hash` at the level of `shift`.
+  @inlinable @inline(__always)
+  package static func slot(_ hash: UInt64, _ shift: UInt64) -> Int {
+    Int(truncatingIfNeeded: (hash >> shift) & slotMask)
+  }
+
   @inlinable @inline(__always)
   package static func bit(_ hash: UInt64, _ shift: UInt64) -> UInt32 {
     1 << UInt32(truncatingIfNeeded: (hash >> shift) & slotMask)
@@ -545,9 +558,15 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       return nil
     }
     let bit = Self.bit(hash, shift)
-    let header = node.fields
-    if header.dataMap & bit != 0 {
-      let index = position(header.dataMap, bit)
+    let tag = node.slotTag(Self.slot(hash, shift))
+    if tag >= MapNodeSlots.childTag {
+      if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+      return node.withChild(at: Int(truncatingIfNeeded: tag &- MapNodeSlots.childTag)) { child in
+        insert(&child, key: key, value: value, hash: hash, shift: shift + Self.levelBits)
+      }
+    }
+    if tag != 0 {
+      let index = Int(truncatingIfNeeded: tag &- 1)
       let existing = node.entry(at: index)
       if existing.key == key {
         if !isKnownUniquelyReferenced(&node) { node = node.copy() }
@@ -557,13 +576,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       node = node.replacing(entryAt: index, with: child, bit: bit)
       return nil
     }
-    if header.nodeMap & bit != 0 {
-      if !isKnownUniquelyReferenced(&node) { node = node.copy() }
-      return node.withChild(at: position(header.nodeMap, bit)) { child in
-        insert(&child, key: key, value: value, hash: hash, shift: shift + Self.levelBits)
-      }
-    }
-    let newDataMap = header.dataMap | bit
+    let newDataMap = node.dataMap | bit
     node = node.inserting((key, value), at: position(newDataMap, bit), dataMap: newDataMap)
     return nil
   }
@@ -602,17 +615,17 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       return old
     }
     let bit = Self.bit(hash, shift)
-    let header = node.fields
-    if header.dataMap & bit != 0 {
-      let index = position(header.dataMap, bit)
+    let tag = node.slotTag(Self.slot(hash, shift))
+    guard tag != 0 else { return nil }
+    if tag < MapNodeSlots.childTag {
+      let index = Int(truncatingIfNeeded: tag &- 1)
       let entry = node.entry(at: index)
       guard entry.key == key else { return nil }
-      node = node.removing(entryAt: index, dataMap: header.dataMap ^ bit)
+      node = node.removing(entryAt: index, dataMap: node.dataMap ^ bit)
       return entry.value
     }
-    guard header.nodeMap & bit != 0 else { return nil }
     if !isKnownUniquelyReferenced(&node) { node = node.copy() }
-    let index = position(header.nodeMap, bit)
+    let index = Int(truncatingIfNeeded: tag &- MapNodeSlots.childTag)
     let (old, inlined): (Value?, Entry?) = node.withChild(at: index) { child in
       let old = remove(&child, key: key, hash: hash, shift: shift + Self.levelBits)
       // Keep the trie canonical: a child left with a single entry is inlined.
