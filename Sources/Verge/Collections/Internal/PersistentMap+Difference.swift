@@ -30,12 +30,32 @@ extension MapNode {
     if oldHeader.dataMap == newHeader.dataMap && oldHeader.nodeMap == newHeader.nodeMap {
       // The same slots on both sides (a write or a removal further down):
       // entries and children pair up by position, with no counting of
-      // slots, and only children that are not shared are opened.
-      for index in 0..<Int(oldHeader.entryCount) where old.key(at: index) != new.key(at: index) {
-        removed.append(old.key(at: index))
-      }
-      for index in 0..<Int(oldHeader.childCount) where old.childAddress(at: index) != new.childAddress(at: index) {
-        collectRemoved(from: old.child(at: index), in: new.child(at: index), shift: shift + levelBits, into: &removed)
+      // slots, and only children that are not shared are opened. The
+      // walk reads both nodes' storage in place and holds no reference to
+      // the children it passes (the two maps keep them alive).
+      let entryCount = Int(oldHeader.entryCount)
+      let childCount = Int(oldHeader.childCount)
+      old.withParts { oldEntries, oldChildren in
+        new.withParts { newEntries, newChildren in
+          var index = 0
+          while index < entryCount {
+            if oldEntries[index].key != newEntries[index].key { removed.append(oldEntries[index].key) }
+            index &+= 1
+          }
+          let oldAddresses = UnsafeRawPointer(oldChildren).assumingMemoryBound(to: UnsafeRawPointer.self)
+          let newAddresses = UnsafeRawPointer(newChildren).assumingMemoryBound(to: UnsafeRawPointer.self)
+          index = 0
+          while index < childCount {
+            if oldAddresses[index] != newAddresses[index] {
+              Unmanaged<MapNode>.fromOpaque(oldAddresses[index])._withUnsafeGuaranteedRef { oldChild in
+                Unmanaged<MapNode>.fromOpaque(newAddresses[index])._withUnsafeGuaranteedRef { newChild in
+                  collectRemoved(from: oldChild, in: newChild, shift: shift + levelBits, into: &removed)
+                }
+              }
+            }
+            index &+= 1
+          }
+        }
       }
       return
     }
