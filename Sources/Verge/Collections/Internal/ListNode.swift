@@ -91,7 +91,7 @@ final class ListNode<Element> {
   /// The child whose labels may include `label`: the first whose greatest
   /// label is not below it (in a leaf: the first element whose label is
   /// not below it), or `nil` when every label is below it.
-  @inlinable
+  @inlinable @inline(__always)
   func child(forLabel label: UInt64) -> Int? {
     let index = labels.withUnsafeBufferPointer { Self.firstIndex(notBelow: label, in: $0) }
     return index < labels.count ? index : nil
@@ -129,16 +129,22 @@ final class ListNode<Element> {
     let denominator = span &>> cut
     let numerator = ((label &- first) &>> cut) &* UInt64(truncatingIfNeeded: count &- 1)
     let guess = Int(truncatingIfNeeded: (numerator &+ denominator &- 1) / denominator)
+    // A guess off by one (a node whose last child or element is not as
+    // full as the others) is settled by the neighbour.
     var lower: Int
     var upper: Int
     if labels[guess] < label {
-      lower = guess &+ 1
+      // labels[count - 1] >= label, so guess + 1 < count.
+      if labels[guess &+ 1] >= label { return guess &+ 1 }
+      lower = guess &+ 2
       upper = count &- 1
     } else if labels[guess &- 1] < label {
       return guess
     } else {
+      // labels[0] < label <= labels[guess - 1], so guess >= 2.
+      if labels[guess &- 2] < label { return guess &- 1 }
       lower = 1
-      upper = guess &- 1
+      upper = guess &- 2
     }
     // The position is in lower...upper.
     while lower < upper {
