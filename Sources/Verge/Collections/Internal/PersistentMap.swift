@@ -192,11 +192,12 @@ package struct MapNodeSlots {
 /// A trie node: its children (positions in `nodeMap`) as plain references,
 /// then its entries (positions in `dataMap`), both in the node's own
 /// allocation, so a node costs one allocation and a lookup one memory access
-/// per level. Below the last hash level a node is a collision bucket: entries
-/// only, in insertion order.
+/// per level (plus the slot's byte in the header, see `MapNodeHeader`).
+/// Below the last hash level a node is a collision bucket: entries only, in
+/// insertion order.
 ///
 /// Keeping children and entries in two runs rather than as one run of
-/// tagged slots keeps nodes small (a full node of 16 children is 160 bytes,
+/// tagged slots keeps nodes small (a full node of 16 children is 176 bytes,
 /// and entries carry no tag), lets copying retain children and copy entries
 /// without asking which slot is which, and lets teardown release children
 /// directly (entries of trivial types need no teardown at all). The storage
