@@ -237,3 +237,49 @@ extension MapNodeSlotTableTests {
     }
   }
 }
+
+extension MapNodeSlotTableTests {
+  func testAddingAndRemovingAnEntryUpdatesTheTableAsARebuildWould() {
+    var rng = SplitMix64(seed: 61)
+    for _ in 0..<20_000 {
+      let occupied = UInt32.random(in: 0...0xffff, using: &rng)
+      let dataMap = occupied & UInt32.random(in: 0...0xffff, using: &rng)
+      let nodeMap = occupied & ~dataMap
+      let table = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
+      let slot = Int.random(in: 0..<16, using: &rng)
+      let bit = UInt32(1) << UInt32(slot)
+      let index = (dataMap & (bit - 1)).nonzeroBitCount
+      if occupied & bit == 0 {
+        let added = table.addingEntry(at: slot, index: index)
+        let rebuilt = MapNodeSlots(dataMap: dataMap | bit, nodeMap: nodeMap)
+        XCTAssertTrue(added.bytes == rebuilt.bytes, "add \(slot) to \(dataMap), \(nodeMap)")
+      } else if dataMap & bit != 0 {
+        let removed = table.removingEntry(at: slot, index: index)
+        let rebuilt = MapNodeSlots(dataMap: dataMap ^ bit, nodeMap: nodeMap)
+        XCTAssertTrue(removed.bytes == rebuilt.bytes, "remove \(slot) from \(dataMap), \(nodeMap)")
+      }
+    }
+  }
+}
+
+extension MapNodeSlotTableTests {
+  func testReplacingAnEntryByAChildUpdatesTheTableAsARebuildWould() {
+    var rng = SplitMix64(seed: 62)
+    var checked = 0
+    while checked < 10_000 {
+      let occupied = UInt32.random(in: 0...0xffff, using: &rng)
+      let dataMap = occupied & UInt32.random(in: 0...0xffff, using: &rng)
+      let nodeMap = occupied & ~dataMap
+      let slot = Int.random(in: 0..<16, using: &rng)
+      let bit = UInt32(1) << UInt32(slot)
+      guard dataMap & bit != 0 else { continue }
+      let index = (dataMap & (bit - 1)).nonzeroBitCount
+      let childIndex = (nodeMap & (bit - 1)).nonzeroBitCount
+      let replaced = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
+        .replacingEntry(at: slot, index: index, withChild: childIndex)
+      let rebuilt = MapNodeSlots(dataMap: dataMap ^ bit, nodeMap: nodeMap | bit)
+      XCTAssertTrue(replaced.bytes == rebuilt.bytes, "slot \(slot) of \(dataMap), \(nodeMap)")
+      checked += 1
+    }
+  }
+}

@@ -139,6 +139,16 @@ package struct MapNodeHeader {
     self.slots = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
   }
 
+  /// A header whose slot table is `slots` (which must match the maps).
+  @inlinable
+  package init(dataMap: UInt32, nodeMap: UInt32, entryCount: Int, childCount: Int, slots: MapNodeSlots) {
+    self.dataMap = dataMap
+    self.nodeMap = nodeMap
+    self.entryCount = UInt32(truncatingIfNeeded: entryCount)
+    self.childCount = UInt32(truncatingIfNeeded: childCount)
+    self.slots = slots
+  }
+
   /// The byte offset of the slot table in the header.
   @inlinable @inline(__always)
   package static var slotsOffset: Int { MemoryLayout<MapNodeHeader>.offset(of: \.slots)! }
@@ -152,6 +162,16 @@ package struct MapNodeSlots {
   /// A slot's byte for a child: the child's index is added to it.
   @inlinable @inline(__always)
   package static var childTag: UInt8 { 0x80 }
+
+  /// The table of a node with no slot in use (an empty root or a
+  /// collision bucket).
+  @inlinable
+  package static var unused: MapNodeSlots { MapNodeSlots(bytes: (0, 0)) }
+
+  @inlinable
+  init(bytes: (UInt64, UInt64)) {
+    self.bytes = bytes
+  }
 
   /// The table of a node whose entries sit in the slots of `dataMap` and
   /// whose children sit in the slots of `nodeMap`, each run in slot order.
@@ -181,6 +201,70 @@ package struct MapNodeSlots {
     let through = spread &* ones
     let position = through &- spread &+ (before &+ UInt64(tag)) &* ones
     return (position & (spread &* 0xff), through &>> 56)
+  }
+
+  /// This table with entry `index` added in the empty `slot`: the entries
+  /// from `index` on move up one position.
+  @inlinable
+  package func addingEntry(at slot: Int, index: Int) -> MapNodeSlots {
+    var table = self
+    table.shiftEntries(above: UInt64(truncatingIfNeeded: index), up: true)
+    table.setByte(UInt8(truncatingIfNeeded: index &+ 1), at: slot)
+    return table
+  }
+
+  /// This table without the entry at `slot`, entry `index`: the entries
+  /// after it move down one position.
+  @inlinable
+  package func removingEntry(at slot: Int, index: Int) -> MapNodeSlots {
+    var table = self
+    table.shiftEntries(above: UInt64(truncatingIfNeeded: index &+ 1), up: false)
+    table.setByte(0, at: slot)
+    return table
+  }
+
+  /// This table with the entry at `slot`, entry `index`, replaced by child
+  /// `childIndex`: the entries after it move down one position, the
+  /// children from `childIndex` on up one.
+  @inlinable
+  package func replacingEntry(at slot: Int, index: Int, withChild childIndex: Int) -> MapNodeSlots {
+    var table = self
+    table.shiftEntries(above: UInt64(truncatingIfNeeded: index &+ 1), up: false)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let from = UInt64(truncatingIfNeeded: childIndex)
+    func shifted(_ stored: UInt64) -> UInt64 {
+      let word = UInt64(littleEndian: stored)
+      let childBytes = word & 0x8080_8080_8080_8080
+      // A child byte's low bits plus 0x80 - from reach 0x80 exactly when
+      // they are at least `from`.
+      let above = ((((word & 0x7f7f_7f7f_7f7f_7f7f) &+ (0x80 &- from) &* ones) & childBytes) &>> 7) & ones
+      return (word &+ above).littleEndian
+    }
+    table.bytes = (shifted(table.bytes.0), shifted(table.bytes.1))
+    table.setByte(Self.childTag &+ UInt8(truncatingIfNeeded: childIndex), at: slot)
+    return table
+  }
+
+  /// Moves every entry whose byte is above `tag` one position up or down,
+  /// eight slots per word: child bytes (top bit set) and empty ones are
+  /// left alone.
+  @inlinable @inline(__always)
+  mutating func shiftEntries(above tag: UInt64, up: Bool) {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    func shifted(_ stored: UInt64) -> UInt64 {
+      let word = UInt64(littleEndian: stored)
+      let entries = word & ~(((word &>> 7) & ones) &* 0xff)
+      // Bytes of 1...16 plus 0x7f - tag reach 0x80 exactly when above tag.
+      let above = ((entries &+ (0x7f &- tag) &* ones) &>> 7) & ones
+      return (up ? word &+ above : word &- above).littleEndian
+    }
+    bytes = (shifted(bytes.0), shifted(bytes.1))
+  }
+
+  /// Sets the byte of `slot`.
+  @inlinable @inline(__always)
+  mutating func setByte(_ byte: UInt8, at slot: Int) {
+    withUnsafeMutableBytes(of: &bytes) { $0[slot] = byte }
   }
 
   /// The byte of `slot`, for checks and tests.
@@ -455,11 +539,16 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   /// This node with `entry` added at entry position `index`.
   @inlinable
   package func inserting(_ entry: Entry, at index: Int, dataMap newDataMap: UInt32) -> MapNode {
-    let entryCount = self.entryCount
-    let childCount = self.childCount
+    let old = fields
+    let entryCount = Int(old.entryCount)
+    let childCount = Int(old.childCount)
+    // A collision bucket (no slots) keeps its empty table.
+    let added = newDataMap ^ old.dataMap
+    let slots = added == 0 ? old.slots : old.slots.addingEntry(at: added.trailingZeroBitCount, index: index)
+    let header = MapNodeHeader(
+      dataMap: newDataMap, nodeMap: old.nodeMap, entryCount: entryCount + 1, childCount: childCount, slots: slots)
     return withParts { entries, children in
-      Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entryCount + 1, childCount: childCount) {
-        newEntries, newChildren in
+      Self.make(header: header) { newEntries, newChildren in
         Self.copy(index, from: entries, to: newEntries)
         (newEntries + index).initialize(to: entry)
         Self.copy(entryCount - index, from: entries + index, to: newEntries + index + 1)
@@ -471,11 +560,15 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   /// This node without the entry at `index`.
   @inlinable
   package func removing(entryAt index: Int, dataMap newDataMap: UInt32) -> MapNode {
-    let entryCount = self.entryCount
-    let childCount = self.childCount
+    let old = fields
+    let entryCount = Int(old.entryCount)
+    let childCount = Int(old.childCount)
+    let gone = newDataMap ^ old.dataMap
+    let slots = gone == 0 ? old.slots : old.slots.removingEntry(at: gone.trailingZeroBitCount, index: index)
+    let header = MapNodeHeader(
+      dataMap: newDataMap, nodeMap: old.nodeMap, entryCount: entryCount - 1, childCount: childCount, slots: slots)
     return withParts { entries, children in
-      Self.make(dataMap: newDataMap, nodeMap: nodeMap, entryCount: entryCount - 1, childCount: childCount) {
-        newEntries, newChildren in
+      Self.make(header: header) { newEntries, newChildren in
         Self.copy(index, from: entries, to: newEntries)
         Self.copy(entryCount - index - 1, from: entries + index + 1, to: newEntries + index)
         Self.copy(childCount, from: children, to: newChildren)
@@ -488,11 +581,14 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   package func replacing(entryAt entryIndex: Int, with child: MapNode, bit: UInt32) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
-    let newNodeMap = nodeMap | bit
+    let old = fields
+    let newNodeMap = old.nodeMap | bit
     let childIndex = Self.position(newNodeMap, bit)
+    let header = MapNodeHeader(
+      dataMap: old.dataMap ^ bit, nodeMap: newNodeMap, entryCount: entryCount - 1, childCount: childCount + 1,
+      slots: old.slots.replacingEntry(at: bit.trailingZeroBitCount, index: entryIndex, withChild: childIndex))
     return withParts { entries, children in
-      Self.make(dataMap: dataMap ^ bit, nodeMap: newNodeMap, entryCount: entryCount - 1, childCount: childCount + 1) {
-        newEntries, newChildren in
+      Self.make(header: header) { newEntries, newChildren in
         Self.copy(entryIndex, from: entries, to: newEntries)
         Self.copy(entryCount - entryIndex - 1, from: entries + entryIndex + 1, to: newEntries + entryIndex)
         Self.copy(childIndex, from: children, to: newChildren)
@@ -585,22 +681,30 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   /// A node holding two entries whose hashes agree below `shift`.
   @inlinable
   package static func pair(_ a: Entry, _ hashA: UInt64, _ b: Entry, _ hashB: UInt64, shift: UInt64) -> MapNode {
+    var slots = MapNodeSlots.unused
     if shift >= maxShift {
-      return make(dataMap: 0, nodeMap: 0, entryCount: 2, childCount: 0) { entries, _ in
+      let header = MapNodeHeader(dataMap: 0, nodeMap: 0, entryCount: 2, childCount: 0, slots: slots)
+      return make(header: header) { entries, _ in
         entries.initialize(to: a)
         (entries + 1).initialize(to: b)
       }
     }
-    let bitA = bit(hashA, shift)
-    let bitB = bit(hashB, shift)
-    if bitA == bitB {
+    let slotA = slot(hashA, shift)
+    let slotB = slot(hashB, shift)
+    if slotA == slotB {
       let child = pair(a, hashA, b, hashB, shift: shift + Self.levelBits)
-      return make(dataMap: 0, nodeMap: bitA, entryCount: 0, childCount: 1) { _, children in
+      slots.setByte(MapNodeSlots.childTag, at: slotA)
+      let header = MapNodeHeader(dataMap: 0, nodeMap: 1 << UInt32(slotA), entryCount: 0, childCount: 1, slots: slots)
+      return make(header: header) { _, children in
         children.initialize(to: child)
       }
     }
-    let (first, second) = bitA < bitB ? (a, b) : (b, a)
-    return make(dataMap: bitA | bitB, nodeMap: 0, entryCount: 2, childCount: 0) { entries, _ in
+    let (first, second) = slotA < slotB ? (a, b) : (b, a)
+    slots.setByte(1, at: Swift.min(slotA, slotB))
+    slots.setByte(2, at: Swift.max(slotA, slotB))
+    let dataMap: UInt32 = 1 << UInt32(slotA) | 1 << UInt32(slotB)
+    let header = MapNodeHeader(dataMap: dataMap, nodeMap: 0, entryCount: 2, childCount: 0, slots: slots)
+    return make(header: header) { entries, _ in
       entries.initialize(to: first)
       (entries + 1).initialize(to: second)
     }
