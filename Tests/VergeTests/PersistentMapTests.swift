@@ -173,3 +173,113 @@ private struct WeakNode {
   weak var node: MapNode<Int, Tracked>?
   init(_ node: MapNode<Int, Tracked>) { self.node = node }
 }
+
+final class MapNodeSlotTableTests: XCTestCase {
+  func testTheSlotTableNamesEachSlotsEntryOrChildInSlotOrder() {
+    // Slots 0 and 2 hold children, 1 and 3 entries, 15 an entry; the rest
+    // are empty.
+    let table = MapNodeSlots(dataMap: 0b1000_0000_0000_1010, nodeMap: 0b0101)
+    XCTAssertEqual(table[slot: 0], MapNodeSlots.childTag)
+    XCTAssertEqual(table[slot: 1], 1)
+    XCTAssertEqual(table[slot: 2], MapNodeSlots.childTag + 1)
+    XCTAssertEqual(table[slot: 3], 2)
+    XCTAssertEqual(table[slot: 15], 3)
+    for slot in 4..<15 { XCTAssertEqual(table[slot: slot], 0, "slot \(slot)") }
+  }
+
+  func testLookupsThroughTheSlotTableAfterEveryKindOfWrite() {
+    // Growing, splitting entries into children, inlining single-entry
+    // children back and collision buckets all rebuild or copy the table.
+    var map = PersistentMap<CollidingKey, Int>()
+    var held: [PersistentMap<CollidingKey, Int>] = []
+    for value in 0..<400 {
+      map.updateValue(value, forKey: CollidingKey(value: value))
+      if value % 50 == 0 { held.append(map) }
+    }
+    for value in stride(from: 0, to: 400, by: 3) { map.removeValue(forKey: CollidingKey(value: value)) }
+    XCTAssertEqual(map.invariantViolations(), [])
+    for value in 0..<400 {
+      XCTAssertEqual(map[CollidingKey(value: value)], value % 3 == 0 ? nil : value, "key \(value)")
+    }
+    XCTAssertNil(map[CollidingKey(value: 1_000)])
+    for (index, snapshot) in held.enumerated() {
+      XCTAssertEqual(snapshot.invariantViolations(), [])
+      XCTAssertEqual(snapshot.count, index * 50 + 1)
+      XCTAssertEqual(snapshot[CollidingKey(value: index * 50)], index * 50)
+    }
+  }
+}
+
+extension MapNodeSlotTableTests {
+  func testTheTableMatchesASlotBySlotCountForEveryLayout() {
+    var rng = SplitMix64(seed: 16)
+    for _ in 0..<20_000 {
+      let occupied = UInt32.random(in: 0...0xffff, using: &rng)
+      let dataMap = occupied & UInt32.random(in: 0...0xffff, using: &rng)
+      let nodeMap = occupied & ~dataMap
+      let table = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
+      var entry: UInt8 = 1
+      var child = MapNodeSlots.childTag
+      for slot in 0..<16 {
+        let bit = UInt32(1) << UInt32(slot)
+        let expected: UInt8
+        if dataMap & bit != 0 {
+          expected = entry
+          entry += 1
+        } else if nodeMap & bit != 0 {
+          expected = child
+          child += 1
+        } else {
+          expected = 0
+        }
+        XCTAssertEqual(table[slot: slot], expected, "slot \(slot) of data \(dataMap), nodes \(nodeMap)")
+      }
+    }
+  }
+}
+
+extension MapNodeSlotTableTests {
+  func testAddingAndRemovingAnEntryUpdatesTheTableAsARebuildWould() {
+    var rng = SplitMix64(seed: 61)
+    for _ in 0..<20_000 {
+      let occupied = UInt32.random(in: 0...0xffff, using: &rng)
+      let dataMap = occupied & UInt32.random(in: 0...0xffff, using: &rng)
+      let nodeMap = occupied & ~dataMap
+      let table = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
+      let slot = Int.random(in: 0..<16, using: &rng)
+      let bit = UInt32(1) << UInt32(slot)
+      let index = (dataMap & (bit - 1)).nonzeroBitCount
+      if occupied & bit == 0 {
+        let added = table.addingEntry(at: slot, index: index)
+        let rebuilt = MapNodeSlots(dataMap: dataMap | bit, nodeMap: nodeMap)
+        XCTAssertTrue(added.bytes == rebuilt.bytes, "add \(slot) to \(dataMap), \(nodeMap)")
+      } else if dataMap & bit != 0 {
+        let removed = table.removingEntry(at: slot, index: index)
+        let rebuilt = MapNodeSlots(dataMap: dataMap ^ bit, nodeMap: nodeMap)
+        XCTAssertTrue(removed.bytes == rebuilt.bytes, "remove \(slot) from \(dataMap), \(nodeMap)")
+      }
+    }
+  }
+}
+
+extension MapNodeSlotTableTests {
+  func testReplacingAnEntryByAChildUpdatesTheTableAsARebuildWould() {
+    var rng = SplitMix64(seed: 62)
+    var checked = 0
+    while checked < 10_000 {
+      let occupied = UInt32.random(in: 0...0xffff, using: &rng)
+      let dataMap = occupied & UInt32.random(in: 0...0xffff, using: &rng)
+      let nodeMap = occupied & ~dataMap
+      let slot = Int.random(in: 0..<16, using: &rng)
+      let bit = UInt32(1) << UInt32(slot)
+      guard dataMap & bit != 0 else { continue }
+      let index = (dataMap & (bit - 1)).nonzeroBitCount
+      let childIndex = (nodeMap & (bit - 1)).nonzeroBitCount
+      let replaced = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
+        .replacingEntry(at: slot, index: index, withChild: childIndex)
+      let rebuilt = MapNodeSlots(dataMap: dataMap ^ bit, nodeMap: nodeMap | bit)
+      XCTAssertTrue(replaced.bytes == rebuilt.bytes, "slot \(slot) of \(dataMap), \(nodeMap)")
+      checked += 1
+    }
+  }
+}

@@ -98,6 +98,21 @@ struct PersistentList<Element> {
     return node.elements[offset]
   }
 
+  /// The leaf holding position `index` and the offset there.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  func leaf(containing index: Int) -> (leaf: ListNode<Element>, offset: Int) {
+    var node = root
+    var offset = index
+    while !node.isLeaf {
+      let (child, inner) = node.child(containing: offset)
+      node = node.children[child]
+      offset = inner
+    }
+    return (node, offset)
+  }
+
   /// The label of the element at `index`.
   ///
   /// - Complexity: O(log n).
@@ -311,8 +326,23 @@ struct PersistentList<Element> {
   @inlinable
   func freeLabel(at index: Int) -> UInt64? {
     if count == 0 { return Self.center }
-    let low: UInt64 = index > 0 ? label(at: index - 1) : 0
-    let high: UInt64 = index < count ? label(at: index) : .max
+    let low: UInt64
+    let high: UInt64
+    if index > 0 {
+      // One descent finds both neighbours when they share a leaf.
+      let (leaf, offset) = leaf(containing: index - 1)
+      low = leaf.labels[offset]
+      if index == count {
+        high = .max
+      } else if offset + 1 < leaf.labels.count {
+        high = leaf.labels[offset + 1]
+      } else {
+        high = label(at: index)
+      }
+    } else {
+      low = 0
+      high = label(at: index)
+    }
     guard high - low >= 2 else { return nil }
     let middle = low + (high - low) / 2
     let step: UInt64 = 1 << 32

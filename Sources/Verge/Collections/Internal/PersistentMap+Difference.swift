@@ -30,49 +30,71 @@ extension MapNode {
     if oldHeader.dataMap == newHeader.dataMap && oldHeader.nodeMap == newHeader.nodeMap {
       // The same slots on both sides (a write or a removal further down):
       // entries and children pair up by position, with no counting of
-      // slots, and only children that are not shared are opened.
-      for index in 0..<Int(oldHeader.entryCount) where old.key(at: index) != new.key(at: index) {
-        removed.append(old.key(at: index))
-      }
-      for index in 0..<Int(oldHeader.childCount) where old.childAddress(at: index) != new.childAddress(at: index) {
-        collectRemoved(from: old.child(at: index), in: new.child(at: index), shift: shift + levelBits, into: &removed)
+      // slots, and only children that are not shared are opened. The
+      // walk reads both nodes' storage in place and holds no reference to
+      // the children it passes (the two maps keep them alive).
+      let entryCount = Int(oldHeader.entryCount)
+      let childCount = Int(oldHeader.childCount)
+      old.withParts { oldEntries, oldChildren in
+        new.withParts { newEntries, newChildren in
+          var index = 0
+          while index < entryCount {
+            if oldEntries[index].key != newEntries[index].key { removed.append(oldEntries[index].key) }
+            index &+= 1
+          }
+          let oldAddresses = UnsafeRawPointer(oldChildren).assumingMemoryBound(to: UnsafeRawPointer.self)
+          let newAddresses = UnsafeRawPointer(newChildren).assumingMemoryBound(to: UnsafeRawPointer.self)
+          index = 0
+          while index < childCount {
+            if oldAddresses[index] != newAddresses[index] {
+              Unmanaged<MapNode>.fromOpaque(oldAddresses[index])._withUnsafeGuaranteedRef { oldChild in
+                Unmanaged<MapNode>.fromOpaque(newAddresses[index])._withUnsafeGuaranteedRef { newChild in
+                  collectRemoved(from: oldChild, in: newChild, shift: shift + levelBits, into: &removed)
+                }
+              }
+            }
+            index &+= 1
+          }
+        }
       }
       return
     }
-    var entries = oldHeader.dataMap
-    while entries != 0 {
-      let bit = entries & (0 &- entries)
-      entries ^= bit
-      let key = old.key(at: position(oldHeader.dataMap, bit))
-      if newHeader.dataMap & bit != 0 {
-        if new.key(at: position(newHeader.dataMap, bit)) != key { removed.append(key) }
-      } else if newHeader.nodeMap & bit != 0 {
-        let child = new.child(at: position(newHeader.nodeMap, bit))
-        if !child.contains(key, hash: PersistentMap<Key, Value>.hash(key), shift: shift + levelBits) {
+    // Different slots: each occupied slot of `old` is looked up in `new`
+    // through the slot tables, with no counting of bits.
+    var occupied = oldHeader.dataMap | oldHeader.nodeMap
+    while occupied != 0 {
+      let slot = occupied.trailingZeroBitCount
+      occupied &= occupied &- 1
+      let oldTag = old.slotTag(slot)
+      let newTag = new.slotTag(slot)
+      if oldTag < MapNodeSlots.childTag {
+        let key = old.key(at: Int(truncatingIfNeeded: oldTag &- 1))
+        if newTag == 0 {
           removed.append(key)
+        } else if newTag < MapNodeSlots.childTag {
+          if new.key(at: Int(truncatingIfNeeded: newTag &- 1)) != key { removed.append(key) }
+        } else {
+          let child = new.child(at: Int(truncatingIfNeeded: newTag &- MapNodeSlots.childTag))
+          if !child.contains(key, hash: PersistentMap<Key, Value>.hash(key), shift: shift + levelBits) {
+            removed.append(key)
+          }
         }
-      } else {
-        removed.append(key)
+        continue
       }
-    }
-    var children = oldHeader.nodeMap
-    while children != 0 {
-      let bit = children & (0 &- children)
-      children ^= bit
-      let oldIndex = position(oldHeader.nodeMap, bit)
-      if newHeader.nodeMap & bit != 0 {
+      let oldIndex = Int(truncatingIfNeeded: oldTag &- MapNodeSlots.childTag)
+      if newTag >= MapNodeSlots.childTag {
         // Shared children are skipped by address, without retaining them:
         // a write under a held copy leaves all but one child per level
         // shared.
-        let newIndex = position(newHeader.nodeMap, bit)
+        let newIndex = Int(truncatingIfNeeded: newTag &- MapNodeSlots.childTag)
         if old.childAddress(at: oldIndex) == new.childAddress(at: newIndex) { continue }
         collectRemoved(
           from: old.child(at: oldIndex), in: new.child(at: newIndex), shift: shift + levelBits, into: &removed)
         continue
       }
       let oldChild = old.child(at: oldIndex)
-      if newHeader.dataMap & bit != 0 {
-        let kept = new.key(at: position(newHeader.dataMap, bit))
+      if newTag != 0 {
+        let kept = new.key(at: Int(truncatingIfNeeded: newTag &- 1))
         oldChild.forEachKey { if $0 != kept { removed.append($0) } }
       } else {
         oldChild.forEachKey { removed.append($0) }
@@ -96,11 +118,10 @@ extension MapNode {
     var shift = start
     while true {
       if shift >= Self.maxShift { return node.collisionIndex(of: key) != nil }
-      let bit = Self.bit(hash, shift)
-      let header = node.fields
-      if header.dataMap & bit != 0 { return node.key(at: Self.position(header.dataMap, bit)) == key }
-      guard header.nodeMap & bit != 0 else { return false }
-      node = node.child(at: Self.position(header.nodeMap, bit))
+      let tag = node.slotTag(Self.slot(hash, shift))
+      if tag == 0 { return false }
+      if tag < MapNodeSlots.childTag { return node.key(at: Int(truncatingIfNeeded: tag &- 1)) == key }
+      node = node.child(at: Int(truncatingIfNeeded: tag &- MapNodeSlots.childTag))
       shift += Self.levelBits
     }
   }

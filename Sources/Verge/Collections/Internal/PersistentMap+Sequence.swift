@@ -53,6 +53,9 @@ extension PersistentMap {
       if node.dataMap.nonzeroBitCount != node.entryCount { problems.append("dataMap does not match entries") }
       if node.nodeMap.nonzeroBitCount != node.childCount { problems.append("nodeMap does not match children") }
       if node.dataMap & node.nodeMap != 0 { problems.append("a slot is both entry and child") }
+      let table = node.fields.slots
+      let expected = MapNodeSlots(dataMap: node.dataMap, nodeMap: node.nodeMap)
+      if table.bytes != expected.bytes { problems.append("slot table does not match the maps") }
       if UInt64(node.dataMap | node.nodeMap) >> (MapNode<Key, Value>.slotMask + 1) != 0 {
         problems.append("a slot beyond the node's \(MapNode<Key, Value>.slotMask + 1) slots")
       }
