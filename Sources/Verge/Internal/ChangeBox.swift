@@ -11,12 +11,6 @@
 final class ChangeBox<Value: Sendable>: Sendable {
   @usableFromInline let changes: Changes<Value>
 
-  /// A box holding `changes`.
-  @inlinable
-  static func make(_ changes: Changes<Value>) -> ChangeBox {
-    ChangeBox(changes)
-  }
-
   @inlinable
   init(_ changes: Changes<Value>) {
     self.changes = changes
@@ -26,30 +20,22 @@ final class ChangeBox<Value: Sendable>: Sendable {
   /// they are (the locked storage, a heap copy), so the caller holds no copy
   /// of its own.
   @inlinable
-  static func make(previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox {
+  init(previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64) {
     #if DEBUG
       // An unoptimized build keeps each temporary of a function in a stack
       // slot of its own: building the `Changes` as a value there took three
       // state-sized slots, and storing it one more (384 KiB for a 64 KiB
-      // state). Built in place on the heap instead, it costs one slot, where
-      // the box moves it in.
+      // state). Built in place on the heap instead, it costs the one slot
+      // through which it moves in.
       let staging = UnsafeMutablePointer<Changes<Value>>.allocate(capacity: 1)
       defer { staging.deallocate() }
       Changes.initialize(staging, previous: previous, current: current, version: version)
-      return ChangeBox(moving: staging)
+      changes = staging.move()
     #else
-      return ChangeBox(Changes(copying: previous, current, version: version))
+      // Built where it is stored, by the optimizer.
+      changes = Changes(copying: previous, current, version: version)
     #endif
   }
-
-  #if DEBUG
-    /// A box of the change at `staging`, which it moves in (leaving the
-    /// memory uninitialized).
-    @inlinable
-    init(moving staging: UnsafeMutablePointer<Changes<Value>>) {
-      changes = staging.move()
-    }
-  #endif
 
   /// Calls `body` with the address of the current state where this box
   /// holds it.

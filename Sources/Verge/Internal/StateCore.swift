@@ -496,7 +496,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// A change of a large state, boxed from where its states are.
   @inlinable @inline(never)
   static func box(previous: ValueBox<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox<Value> {
-    ChangeBox.make(previous: previous?.address, current: current, version: version)
+    ChangeBox(previous: previous?.address, current: current, version: version)
   }
 
   /// Runs a commit's closure and middlewares on the locked storage.
@@ -601,7 +601,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   /// - Returns: Whether there is something to deliver.
   @inlinable @inline(__always)
   func replace(_ storage: inout Storage, with newValue: UnsafePointer<Value>) -> Bool {
-    let published = ChangeBox.make(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
+    let published = ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
     storage.value = newValue.pointee
     storage.lastPublished = published
     countChange(&storage)
@@ -645,7 +645,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   func makeChange(_ storage: inout Storage, previous: Value?) -> Event {
     .change(
       sequence: storage.sequence,
-      ChangeBox.make(
+      ChangeBox(
         Changes(
           previous: storage.changeSubscribers > 0 ? previous : nil, current: storage.value,
           version: storage.sequence)))
@@ -684,7 +684,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       if !dropsFirst, !subscriber.receivesActivities {
         enqueue(
           &storage,
-          .first(subscriber, ChangeBox.make(previous: nil, current: &storage.value, version: changeCounter.current)))
+          .first(subscriber, ChangeBox(previous: nil, current: &storage.value, version: changeCounter.current)))
         notify = true
       }
       return (subscriber, notify, storage.ended)
