@@ -32,10 +32,13 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
     let field = StateField(state)
-    return Composed(parent: self) { state_, parentAction, reduceParent in
-      guard let childAction = action.extract(parentAction) else { return reduceParent(&state_) }
+    let parent = self
+    return Composed(parent: self) { state_, parentAction in
+      guard let childAction = action.extract(parentAction) else {
+        return parent.reduce(into: &state_, action: parentAction)
+      }
       let childEffect = field.modify(&state_) { child.reduce(into: &$0, action: childAction) }
-      let parentEffect = reduceParent(&state_)
+      let parentEffect = parent.reduce(into: &state_, action: parentAction)
       return childEffect.isNone ? parentEffect : childEffect.map(action.embed).merge(with: parentEffect)
     }
   }
@@ -75,20 +78,30 @@ extension ActionReducer {
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
     let field = StateField(state)
-    return Composed(parent: self) { state_, parentAction, reduceParent in
-      let idsBefore = field.modify(&state_) { $0.idStorage }
+    let parent = self
+    return Composed(parent: self) { state_, parentAction in
       var childEffect = Effect<Action, Activity>.none
-      if let (id, elementAction) = action.extract(parentAction),
-        let effect = field.modify(&state_, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
-        !effect.isNone
-      {
-        childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
+      // The ids' storage as it stands before the parent's reduction, held
+      // so that a change of ids replaces it. An element's reduction keeps
+      // its id (the array checks), so it is read in the same access as the
+      // element's write.
+      let idsBefore: PersistentMap<Element.State.ID, UInt64>
+      if let (id, elementAction) = action.extract(parentAction) {
+        let effect: Effect<Element.Action, Activity>?
+        (effect, idsBefore) = field.modify(&state_) { elements in
+          (elements.modify(id: id) { element.reduce(into: &$0, action: elementAction) }, elements.idStorage)
+        }
+        if let effect, !effect.isNone {
+          childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
+        }
+      } else {
+        idsBefore = field.modify(&state_) { $0.idStorage }
       }
-      let parentEffect = reduceParent(&state_)
+      let parentEffect = parent.reduce(into: &state_, action: parentAction)
       // Most actions add, remove and move no element: one comparison of
       // addresses tells, and nothing else runs.
       if field.modify(&state_, { $0.hasIDStorage(identicalTo: idsBefore) }) {
-        return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect)
+        return childEffect.merge(with: parentEffect)
       }
       let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
       guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
@@ -115,7 +128,8 @@ extension ActionReducer {
     then child: Child
   ) -> Composed<Self> where Child.Activity == Activity {
     let field = StateField(state)
-    return Composed(parent: self) { state_, parentAction, reduceParent in
+    let parent = self
+    return Composed(parent: self) { state_, parentAction in
       var childEffect = Effect<Action, Activity>.none
       let wasPresent: Bool
       if let childAction = action.extract(parentAction) {
@@ -130,7 +144,7 @@ extension ActionReducer {
       } else {
         wasPresent = field.modify(&state_) { $0 != nil }
       }
-      let parentEffect = reduceParent(&state_)
+      let parentEffect = parent.reduce(into: &state_, action: parentAction)
       guard wasPresent && field.modify(&state_, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
       return .cancelling(CollectionOfOne(ChildEffects(owner: state, element: 0)), child: childEffect, parent: parentEffect)
     }
