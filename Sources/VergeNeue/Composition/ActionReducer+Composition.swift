@@ -32,9 +32,9 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
     if let offset = MemoryLayout<State>.offset(of: state) {
-      return composeEmbed(child, at: StoredChildState(offset: offset), action: action)
+      return Composed(EmbedComposition(parent: self, child: child, place: StoredChildState(offset: offset), action: action))
     }
-    return composeEmbed(child, at: KeyPathChildState(state), action: action)
+    return Composed(EmbedComposition(parent: self, child: child, place: KeyPathChildState(state), action: action))
   }
 
   /// This feature with one `element` feature per element of the
@@ -72,9 +72,12 @@ extension ActionReducer {
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
     if let offset = MemoryLayout<State>.offset(of: state) {
-      return composeForEach(at: StoredChildState(offset: offset), owner: state, action: action, element: element)
+      return Composed(
+        ForEachComposition(
+          parent: self, element: element, place: StoredChildState(offset: offset), owner: state, action: action))
     }
-    return composeForEach(at: KeyPathChildState(state), owner: state, action: action, element: element)
+    return Composed(
+      ForEachComposition(parent: self, element: element, place: KeyPathChildState(state), owner: state, action: action))
   }
 
   /// This feature with `child` running while the optional state at
@@ -95,92 +98,9 @@ extension ActionReducer {
     then child: Child
   ) -> Composed<Self> where Child.Activity == Activity {
     if let offset = MemoryLayout<State>.offset(of: state) {
-      return composeIfLet(child, at: StoredChildState(offset: offset), owner: state, action: action)
+      return Composed(
+        IfLetComposition(parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
     }
-    return composeIfLet(child, at: KeyPathChildState(state), owner: state, action: action)
-  }
-
-  // MARK: - One reduction per kind of place
-
-  /// `embed(_:state:action:)` for a child at `place`.
-  @inlinable
-  func composeEmbed<Child: ActionReducer, Place: ChildState<State, Child.State>>(
-    _ child: Child, at place: Place, action: ActionCase<Action, Child.Action>
-  ) -> Composed<Self> where Child.Activity == Activity {
-    let parent = self
-    return Composed(parent: self) { state, parentAction in
-      guard let childAction = action.extract(parentAction) else {
-        return parent.reduce(into: &state, action: parentAction)
-      }
-      let childEffect = place.modify(&state) { child.reduce(into: &$0, action: childAction) }
-      let parentEffect = parent.reduce(into: &state, action: parentAction)
-      return childEffect.isNone ? parentEffect : childEffect.map(action.embed).merge(with: parentEffect)
-    }
-  }
-
-  /// `forEach(_:action:element:)` for elements at `place`; their effects
-  /// run under ids made of `owner` and the element's id.
-  @inlinable
-  func composeForEach<Element: ActionReducer, Place: ChildState<State, IdentifiedArrayOf<Element.State>>>(
-    at place: Place,
-    owner: WritableKeyPath<State, IdentifiedArrayOf<Element.State>> & Sendable,
-    action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
-    element: Element
-  ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
-    let parent = self
-    return Composed(parent: self) { state, parentAction in
-      var childEffect = Effect<Action, Activity>.none
-      if let (id, elementAction) = action.extract(parentAction),
-        let effect = place.modify(&state, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
-        !effect.isNone
-      {
-        childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: owner, element: id))
-      }
-      // Held across the parent's reduction, so that a change of ids
-      // replaces the storage. An element's reduction keeps its id (the
-      // array checks), so reading it after that reduction is the same.
-      let idsBefore = place.modify(&state) { $0.idStorage }
-      let parentEffect = parent.reduce(into: &state, action: parentAction)
-      // Most actions add, remove and move no element: one comparison of
-      // addresses tells, and nothing else runs.
-      if place.modify(&state, { $0.hasIDStorage(identicalTo: idsBefore) }) {
-        return childEffect.merge(with: parentEffect)
-      }
-      let removed = place.modify(&state) { $0.idsRemoved(since: idsBefore) }
-      guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
-      return .cancelling(
-        removed.lazy.map { ChildEffects(owner: owner, element: $0) }, child: childEffect, parent: parentEffect)
-    }
-  }
-
-  /// `ifLet(_:action:then:)` for a child at `place`; its effects run under
-  /// an id made of `owner`.
-  @inlinable
-  func composeIfLet<Child: ActionReducer, Place: ChildState<State, Child.State?>>(
-    _ child: Child,
-    at place: Place,
-    owner: WritableKeyPath<State, Child.State?> & Sendable,
-    action: ActionCase<Action, Child.Action>
-  ) -> Composed<Self> where Child.Activity == Activity {
-    let parent = self
-    return Composed(parent: self) { state, parentAction in
-      var childEffect = Effect<Action, Activity>.none
-      let wasPresent: Bool
-      if let childAction = action.extract(parentAction) {
-        let effect = place.modify(&state) { optional -> Effect<Child.Action, Activity>? in
-          guard optional != nil else { return nil }
-          return child.reduce(into: &optional!, action: childAction)
-        }
-        wasPresent = effect != nil
-        if let effect, !effect.isNone {
-          childEffect = effect.map(action.embed).cancellable(id: ChildEffects(owner: owner, element: 0))
-        }
-      } else {
-        wasPresent = place.modify(&state) { $0 != nil }
-      }
-      let parentEffect = parent.reduce(into: &state, action: parentAction)
-      guard wasPresent && place.modify(&state, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
-      return .cancelling(CollectionOfOne(ChildEffects(owner: owner, element: 0)), child: childEffect, parent: parentEffect)
-    }
+    return Composed(IfLetComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
   }
 }
