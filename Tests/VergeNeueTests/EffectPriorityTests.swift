@@ -28,7 +28,9 @@ private struct PriorityList: ActionReducer {
   }
   enum Action: Sendable { case row(id: Int, action: PriorityRow.Action) }
 
-  static let rowCase = ActionCase<Action, (id: Int, action: PriorityRow.Action)>({ .row(id: $0.id, action: $0.action) }) {
+  static let rowCase = ActionCase<Action, (id: Int, action: PriorityRow.Action)>({
+    .row(id: $0.id, action: $0.action)
+  }) {
     if case .row(let id, let action) = $0 { (id, action) } else { nil }
   }
 

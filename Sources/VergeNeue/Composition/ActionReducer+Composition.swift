@@ -32,7 +32,8 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
     if let offset = MemoryLayout<State>.offset(of: state) {
-      return Composed(EmbedComposition(parent: self, child: child, place: StoredChildState(offset: offset), action: action))
+      return Composed(
+        EmbedComposition(parent: self, child: child, place: StoredChildState(offset: offset), action: action))
     }
     return Composed(EmbedComposition(parent: self, child: child, place: KeyPathChildState(state), action: action))
   }
@@ -99,8 +100,10 @@ extension ActionReducer {
   ) -> Composed<Self> where Child.Activity == Activity {
     if let offset = MemoryLayout<State>.offset(of: state) {
       return Composed(
-        IfLetComposition(parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
+        IfLetComposition(
+          parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
     }
-    return Composed(IfLetComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
+    return Composed(
+      IfLetComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
   }
 }
