@@ -404,6 +404,17 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   ) throws(Failure) -> Result {
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      // With no previous value to keep, none is formed: destroying an
+      // optional state goes through the type's value witnesses when the
+      // state holds optionals itself (about 80 instructions a commit).
+      guard storage.keepsPrevious else {
+        let (result, changed) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+          () throws(Failure) in try mutate(&storage, body)
+        }
+        if changed { notify = record(&storage, previous: nil) }
+        countAfter = changeCounter.current
+        return result
+      }
       let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) in try apply(&storage, trace: trace, body)
       }
@@ -510,6 +521,29 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool, Value?) {
     let previous: Value? = storage.keepsPrevious ? storage.value : nil
+    let (result, written) = try mutate(&storage, body)
+    guard written else { return (result, false, previous) }
+    // A write notifies even when it assigned equal values: whether a part
+    // changed is decided per selection, never by comparing whole states,
+    // which would cost O(size of the state) on every commit.
+    if let previous, storage.hasMiddlewares {
+      let trace = trace()
+      for middleware in storage.middlewares {
+        middleware.body(previous, &storage.value, trace)
+      }
+    }
+    return (result, true, previous)
+  }
+
+  /// Runs a commit's closure on the locked storage: in place when it
+  /// cannot throw, on a draft otherwise.
+  ///
+  /// - Returns: The closure's result and whether it wrote.
+  @inlinable @inline(__always)
+  func mutate<Result, Failure: Error>(
+    _ storage: inout Storage,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool) {
     var written = false
     let result: Result
     if Failure.self == Never.self {
@@ -529,17 +563,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
       }
       if written { storage.value = draft }
     }
-    guard written else { return (result, false, previous) }
-    // A write notifies even when it assigned equal values: whether a part
-    // changed is decided per selection, never by comparing whole states,
-    // which would cost O(size of the state) on every commit.
-    if let previous, storage.hasMiddlewares {
-      let trace = trace()
-      for middleware in storage.middlewares {
-        middleware.body(previous, &storage.value, trace)
-      }
-    }
-    return (result, true, previous)
+    return (result, written)
   }
 
   /// Replaces the value when it differs from the current one.

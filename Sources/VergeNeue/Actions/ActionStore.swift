@@ -102,16 +102,19 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   /// Reduces `action` in place; call while holding the engine's `draining`.
   @inlinable @inline(__always)
   func reduceDirectly(_ action: Action) -> StoreTask {
-    let feature = engine.feature
     // The counted commit inlines the plain locked commit when nobody
     // receives values; no commit middleware reads the trace on this path.
     // The effect is the closure's result rather than a variable set inside
-    // it, so no placeholder effect is made and released per send.
-    let effect = core.countedCommit(
-      trace: CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
-    ) { ref in
-      ref.modify { feature.reduce(into: &$0, action: action) }
-    }.result
+    // it, so no placeholder effect is made and released per send. The
+    // reducer is read in place from the engine, which this store holds: a
+    // copy would retain and release what a composed reducer holds.
+    let effect = Unmanaged.passUnretained(engine)._withUnsafeGuaranteedRef { engine in
+      core.countedCommit(
+        trace: CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
+      ) { ref in
+        ref.modify { engine.feature.reduce(into: &$0, action: action) }
+      }.result
+    }
     return engine.startsNothing(effect) ? .done : engine.startDirect(effect, origin: action)
   }
 

@@ -49,7 +49,11 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
 
   @usableFromInline
   struct Run: Sendable {
-    var priority: TaskPriority?
+    /// The task's priority, by its raw value: `TaskPriority` is resilient
+    /// (its layout is known only at run time), and holding it would make
+    /// every `Item`, and so every effect's handling in a reducer
+    /// specialized elsewhere, go through type metadata.
+    var priorityValue: UInt8?
     var ids: [EffectID]
     var cancelInFlight: Bool
     /// Where the effect was made, for reports of its uncaught error.
@@ -61,13 +65,16 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
       priority: TaskPriority?, ids: [EffectID] = [], cancelInFlight: Bool = false, fileID: StaticString,
       line: UInt, operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void
     ) {
-      self.priority = priority
+      self.priorityValue = priority?.rawValue
       self.ids = ids
       self.cancelInFlight = cancelInFlight
       self.fileID = fileID
       self.line = line
       self.operation = operation
     }
+
+    /// The task's priority.
+    var priority: TaskPriority? { priorityValue.map(TaskPriority.init(rawValue:)) }
   }
 
   /// The work, `nil` when there is none: `.none`, the effect most
@@ -222,11 +229,17 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   /// - Parameter other: The other effect.
   /// - Returns: One effect that runs both.
   /// - Complexity: O(1) when either is `.none`.
-  @inlinable
+  @inlinable @inline(__always)
   public func merge(with other: Effect) -> Effect {
     if isNone { return other }
     if other.isNone { return self }
-    return Effect(items: items + other.items)
+    return concatenated(with: other)
+  }
+
+  /// Both effects' work, in order; neither is `.none`.
+  @usableFromInline
+  func concatenated(with other: Effect) -> Effect {
+    Effect(items: items + other.items)
   }
 
   /// Cancels the effects running under `ids`, then runs `child` and

@@ -31,13 +31,11 @@ extension ActionReducer {
     state: WritableKeyPath<State, Child.State> & Sendable,
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
-    let field = StateField(state)
-    return Composed(parent: self) { state_, parentAction, reduceParent in
-      guard let childAction = action.extract(parentAction) else { return reduceParent(&state_) }
-      let childEffect = field.modify(&state_) { child.reduce(into: &$0, action: childAction) }
-      let parentEffect = reduceParent(&state_)
-      return childEffect.isNone ? parentEffect : childEffect.map(action.embed).merge(with: parentEffect)
+    if let offset = MemoryLayout<State>.offset(of: state) {
+      return Composed(
+        EmbedComposition(parent: self, child: child, place: StoredChildState(offset: offset), action: action))
     }
+    return Composed(EmbedComposition(parent: self, child: child, place: KeyPathChildState(state), action: action))
   }
 
   /// This feature with one `element` feature per element of the
@@ -74,27 +72,13 @@ extension ActionReducer {
     action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
-    let field = StateField(state)
-    return Composed(parent: self) { state_, parentAction, reduceParent in
-      let idsBefore = field.modify(&state_) { $0.idStorage }
-      var childEffect = Effect<Action, Activity>.none
-      if let (id, elementAction) = action.extract(parentAction),
-        let effect = field.modify(&state_, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
-        !effect.isNone
-      {
-        childEffect = effect.map { action.embed((id, $0)) }.cancellable(id: ChildEffects(owner: state, element: id))
-      }
-      let parentEffect = reduceParent(&state_)
-      // Most actions add, remove and move no element: one comparison of
-      // addresses tells, and nothing else runs.
-      if field.modify(&state_, { $0.hasIDStorage(identicalTo: idsBefore) }) {
-        return childEffect.isNone ? parentEffect : childEffect.merge(with: parentEffect)
-      }
-      let removed = field.modify(&state_) { $0.idsRemoved(since: idsBefore) }
-      guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
-      return .cancelling(
-        removed.lazy.map { ChildEffects(owner: state, element: $0) }, child: childEffect, parent: parentEffect)
+    if let offset = MemoryLayout<State>.offset(of: state) {
+      return Composed(
+        ForEachComposition(
+          parent: self, element: element, place: StoredChildState(offset: offset), owner: state, action: action))
     }
+    return Composed(
+      ForEachComposition(parent: self, element: element, place: KeyPathChildState(state), owner: state, action: action))
   }
 
   /// This feature with `child` running while the optional state at
@@ -114,25 +98,12 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>,
     then child: Child
   ) -> Composed<Self> where Child.Activity == Activity {
-    let field = StateField(state)
-    return Composed(parent: self) { state_, parentAction, reduceParent in
-      var childEffect = Effect<Action, Activity>.none
-      let wasPresent: Bool
-      if let childAction = action.extract(parentAction) {
-        let effect = field.modify(&state_) { optional -> Effect<Child.Action, Activity>? in
-          guard optional != nil else { return nil }
-          return child.reduce(into: &optional!, action: childAction)
-        }
-        wasPresent = effect != nil
-        if let effect, !effect.isNone {
-          childEffect = effect.map(action.embed).cancellable(id: ChildEffects(owner: state, element: 0))
-        }
-      } else {
-        wasPresent = field.modify(&state_) { $0 != nil }
-      }
-      let parentEffect = reduceParent(&state_)
-      guard wasPresent && field.modify(&state_, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
-      return .cancelling(CollectionOfOne(ChildEffects(owner: state, element: 0)), child: childEffect, parent: parentEffect)
+    if let offset = MemoryLayout<State>.offset(of: state) {
+      return Composed(
+        IfLetComposition(
+          parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
     }
+    return Composed(
+      IfLetComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
   }
 }

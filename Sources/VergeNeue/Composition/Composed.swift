@@ -11,20 +11,16 @@ public struct Composed<Parent: ActionReducer>: ActionReducer {
 
   /// The parent feature (possibly itself composed).
   public let parent: Parent
-  /// Reduces an action with the child and, through the closure it is
-  /// given, with the parent, and returns their effects with the
-  /// cancellations of the children the reduction removed. Made in the
-  /// composing function, so it is specialized where the feature is composed.
-  @usableFromInline let run:
-    @Sendable (inout State, Action, (inout State) -> Effect<Action, Activity>) -> Effect<Action, Activity>
+  /// Calls the composition's `reduce(into:action:)`: formed in
+  /// `init(_:)`, which the composing function calls where the parent's and
+  /// the child's types are known, so one call through this closure runs
+  /// both reductions specialized and inlined.
+  @usableFromInline let run: @Sendable (inout State, Action) -> Effect<Action, Activity>
 
-  @usableFromInline
-  init(
-    parent: Parent,
-    run: @escaping @Sendable (inout State, Action, (inout State) -> Effect<Action, Activity>) -> Effect<Action, Activity>
-  ) {
-    self.parent = parent
-    self.run = run
+  @inlinable
+  init(_ composition: some ChildComposition<Parent>) {
+    parent = composition.parent
+    run = { composition.reduce(into: &$0, action: $1) }
   }
 
   /// Reduces `action` with the child first, then with the parent; then
@@ -41,6 +37,6 @@ public struct Composed<Parent: ActionReducer>: ActionReducer {
   ///   reduction added, removed or moved elements).
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action, Activity> {
-    run(&state, action) { parent.reduce(into: &$0, action: action) }
+    run(&state, action)
   }
 }

@@ -1,0 +1,32 @@
+/// What `embed(_:state:action:)` composes: a parent feature and a child
+/// feature on the part of its state at `place`.
+@usableFromInline
+final class EmbedComposition<Parent: ActionReducer, Child: ActionReducer, Place: ChildState>: ChildComposition
+where Place.Root == Parent.State, Place.Value == Child.State, Child.Activity == Parent.Activity {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let place: Place
+  @usableFromInline let action: ActionCase<Parent.Action, Child.Action>
+
+  @inlinable
+  init(parent: Parent, child: Child, place: Place, action: ActionCase<Parent.Action, Child.Action>) {
+    self.parent = parent
+    self.child = child
+    self.place = place
+    self.action = action
+  }
+
+  /// Reduces a child's action with the child, then any action with the
+  /// parent.
+  @inlinable @inline(__always)
+  func reduce(into state: inout Parent.State, action parentAction: Parent.Action) -> Effect<
+    Parent.Action, Parent.Activity
+  > {
+    guard let childAction = action.extract(parentAction) else {
+      return parent.reduce(into: &state, action: parentAction)
+    }
+    let childEffect = place.modify(&state) { child.reduce(into: &$0, action: childAction) }
+    let parentEffect = parent.reduce(into: &state, action: parentAction)
+    return childEffect.isNone ? parentEffect : childEffect.map(action.embed).merge(with: parentEffect)
+  }
+}
