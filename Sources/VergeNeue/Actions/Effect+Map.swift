@@ -37,3 +37,33 @@ extension Effect {
       })
   }
 }
+
+extension Effect {
+  /// This effect with the end of each of its tasks reported to `running`,
+  /// and how many tasks it has.
+  @usableFromInline
+  func reportingEnds(to running: RunningEffects) -> (effect: Effect, tasks: Int) {
+    var tasks = 0
+    let items = items.map { item -> Item in
+      guard case .run(let run) = item else { return item }
+      tasks += 1
+      let operation = run.operation
+      return .run(
+        .init(
+          priority: run.priority, ids: run.ids, cancelInFlight: run.cancelInFlight, fileID: run.fileID, line: run.line
+        ) { send in
+          defer { running.end() }
+          try await operation(send)
+        })
+    }
+    return (Effect(items: items), tasks)
+  }
+
+  /// This effect without its tasks (its sends, activities and
+  /// cancellations stay).
+  @usableFromInline
+  func droppingRuns() -> Effect {
+    Effect(items: items.filter { if case .run = $0 { false } else { true } })
+  }
+}
+

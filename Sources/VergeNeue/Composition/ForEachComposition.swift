@@ -14,6 +14,9 @@ where
   /// The elements' key path, which names their effects.
   @usableFromInline let owner: WritableKeyPath<Parent.State, Elements> & Sendable
   @usableFromInline let action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
+  /// The elements' tasks that may still run, so that an action finds
+  /// removed elements only when some element has a task to cancel.
+  @usableFromInline let running = RunningEffects()
 
   @inlinable
   init(
@@ -30,17 +33,34 @@ where
   /// Reduces an element's action with the element, then any action with
   /// the parent; then cancels the effects of the elements the reduction
   /// removed.
+  ///
+  /// Removed elements are looked for only while some element may have a
+  /// task running (see `RunningEffects`): finding them needs the ids'
+  /// storage from before the parent's reduction, and holding it makes a
+  /// removal or insertion by the parent copy the path it writes.
   @inlinable @inline(__always)
   func reduce(into state: inout Parent.State, action parentAction: Parent.Action) -> Effect<
     Parent.Action, Parent.Activity
   > {
+    let tasksMayRun = !running.isIdle
     var childEffect = Effect<Parent.Action, Parent.Activity>.none
+    var childID: Element.State.ID?
     if let (id, elementAction) = action.extract(parentAction),
       let effect = place.modify(&state, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
       !effect.isNone
     {
       childEffect = effect.map { [action] in action.embed((id, $0)) }
         .cancellable(id: ChildEffects(owner: owner, element: id))
+      childID = id
+    }
+    guard tasksMayRun else {
+      let parentEffect = parent.reduce(into: &state, action: parentAction)
+      guard let childID else { return parentEffect }
+      // The element's tasks start only if the parent kept the element.
+      if place.modify(&state, { $0[id: childID] == nil }) {
+        return childEffect.droppingRuns().merge(with: parentEffect)
+      }
+      return started(childEffect).merge(with: parentEffect)
     }
     // Held across the parent's reduction, so that a change of ids replaces
     // the storage. An element's reduction keeps its id (the array checks),
@@ -50,12 +70,24 @@ where
     // Most actions add, remove and move no element: one comparison of
     // addresses tells, and nothing else runs.
     if place.modify(&state, { $0.hasIDStorage(identicalTo: idsBefore) }) {
-      return childEffect.merge(with: parentEffect)
+      return started(childEffect).merge(with: parentEffect)
     }
     let removed = place.modify(&state) { $0.idsRemoved(since: idsBefore) }
-    guard !removed.isEmpty else { return childEffect.merge(with: parentEffect) }
+    guard !removed.isEmpty else { return started(childEffect).merge(with: parentEffect) }
+    // A removed element's own tasks are dropped by `cancelling`, unstarted.
+    let childKept = childID.map { id in !removed.contains(id) } ?? false
     return .cancelling(
-      removed.lazy.map { [owner] in ChildEffects(owner: owner, element: $0) }, child: childEffect,
-      parent: parentEffect)
+      removed.lazy.map { [owner] in ChildEffects(owner: owner, element: $0) },
+      child: childKept ? started(childEffect) : childEffect, parent: parentEffect)
+  }
+
+  /// `effect`, an element's, with its tasks counted as running until they
+  /// end.
+  @inlinable
+  func started(_ effect: Effect<Parent.Action, Parent.Activity>) -> Effect<Parent.Action, Parent.Activity> {
+    guard !effect.isNone else { return effect }
+    let (reporting, tasks) = effect.reportingEnds(to: running)
+    if tasks > 0 { running.add(tasks) }
+    return reporting
   }
 }
