@@ -88,14 +88,8 @@ struct PersistentList<Element> {
   /// - Complexity: O(log n).
   @inlinable
   func element(at index: Int) -> Element {
-    var node = root
-    var offset = index
-    while !node.isLeaf {
-      let (child, inner) = node.child(containing: offset)
-      node = node.children[child]
-      offset = inner
-    }
-    return node.elements[offset]
+    let (leaf, offset) = leaf(containing: index)
+    return leaf.elements[offset]
   }
 
   /// The leaf holding position `index` and the offset there.
@@ -118,14 +112,8 @@ struct PersistentList<Element> {
   /// - Complexity: O(log n).
   @inlinable
   func label(at index: Int) -> UInt64 {
-    var node = root
-    var offset = index
-    while !node.isLeaf {
-      let (child, inner) = node.child(containing: offset)
-      node = node.children[child]
-      offset = inner
-    }
-    return node.labels[offset]
+    let (leaf, offset) = leaf(containing: index)
+    return leaf.labels[offset]
   }
 
   /// The position and element of the element labelled `label`, which must
