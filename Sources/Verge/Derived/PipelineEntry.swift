@@ -53,9 +53,7 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry 
       target?.publishLarge(output) { areEqualInPlace($0, $1) }
       return
     }
-    if let last, last == output.pointee { return }
-    last = output.pointee
-    target?.publish(output.pointee)
+    publishSmall(output, unlessSame: ==)
   }
 
   /// Publishes the output at `output` unless `areEqual` says it is the same
@@ -66,6 +64,16 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry 
       target?.publishLarge(output) { areEqual($0.pointee, $1.pointee) }
       return
     }
+    publishSmall(output, unlessSame: areEqual)
+  }
+
+  /// `publish(_:unlessSame:)` for an output that is not large, in a
+  /// function of its own: an unoptimized build reserves stack slots for all
+  /// of a function's temporaries, also those of a path it does not take
+  /// (these copies of a large output took 256 KiB of a large output's
+  /// publish).
+  @inlinable @inline(__always)
+  final func publishSmall(_ output: UnsafePointer<Output>, unlessSame areEqual: (Output, Output) -> Bool) {
     if let last, areEqual(last, output.pointee) { return }
     last = output.pointee
     target?.publish(output.pointee)
