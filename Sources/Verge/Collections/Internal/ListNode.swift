@@ -78,14 +78,16 @@ final class ListNode<Element> {
   /// `index` equal to the count lands at the end of the last child.
   @inlinable
   func child(containing index: Int) -> (child: Int, offset: Int) {
-    var child = 0
-    var offset = index
-    let last = counts.count &- 1
-    while child < last && offset >= counts[child] {
-      offset &-= counts[child]
-      child &+= 1
+    counts.withUnsafeBufferPointer { counts in
+      var child = 0
+      var offset = index
+      let last = counts.count &- 1
+      while child < last && offset >= counts[child] {
+        offset &-= counts[child]
+        child &+= 1
+      }
+      return (child, offset)
     }
-    return (child, offset)
   }
 
   /// The child whose labels may include `label`: the first whose greatest

@@ -97,14 +97,21 @@ struct PersistentList<Element> {
   /// - Complexity: O(log n).
   @inlinable
   func leaf(containing index: Int) -> (leaf: ListNode<Element>, offset: Int) {
-    var node = root
+    // The descent holds no reference to the nodes it passes (`root` keeps
+    // them alive), so it costs no reference counting.
+    var node = Unmanaged.passUnretained(root)
     var offset = index
-    while !node.isLeaf {
-      let (child, inner) = node.child(containing: offset)
-      node = node.children[child]
-      offset = inner
+    while true {
+      let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+        guard !node.isLeaf else { return nil }
+        let (child, inner) = node.child(containing: offset)
+        offset = inner
+        return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
+      }
+      guard let next else { break }
+      node = next
     }
-    return (node, offset)
+    return (node.takeUnretainedValue(), offset)
   }
 
   /// The label of the element at `index`.
@@ -122,17 +129,28 @@ struct PersistentList<Element> {
   /// - Complexity: O(log n).
   @inlinable
   func locate(label: UInt64) -> (index: Int, element: Element) {
-    var node = root
+    // The descent holds no reference to the nodes it passes, like
+    // ``element(label:)``.
+    var node = Unmanaged.passUnretained(root)
     var index = 0
-    while !node.isLeaf {
-      guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
-      for before in 0..<child { index &+= node.counts[before] }
-      node = node.children[child]
+    while true {
+      let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+        guard !node.isLeaf else { return nil }
+        guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        node.counts.withUnsafeBufferPointer { counts in
+          for before in 0..<child { index &+= counts[before] }
+        }
+        return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
+      }
+      guard let next else { break }
+      node = next
     }
-    guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
-      preconditionFailure("IdentifiedArray: label not found")
+    return node._withUnsafeGuaranteedRef { node in
+      guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+        preconditionFailure("IdentifiedArray: label not found")
+      }
+      return (index &+ offset, node.elements[offset])
     }
-    return (index &+ offset, node.elements[offset])
   }
 
   /// The element labelled `label`, which must be present.
@@ -263,8 +281,14 @@ struct PersistentList<Element> {
     }
     let (child, offset) = node.child(containing: index)
     let right = insert(&node.children[child], element, label: label, at: offset)
+    guard let right else {
+      // The child grew by one and its greatest label changed only if
+      // `label` is the new greatest.
+      node.counts.withUnsafeMutableBufferPointer { $0[child] &+= 1 }
+      if label > node.labels[child] { node.labels[child] = label }
+      return nil
+    }
     node.refresh(child: child)
-    guard let right else { return nil }
     node.children.insert(right, at: child + 1)
     node.counts.insert(right.count, at: child + 1)
     node.labels.insert(right.maxLabel, at: child + 1)
@@ -292,10 +316,14 @@ struct PersistentList<Element> {
     }
     let (child, offset) = node.child(containing: index)
     let removed = remove(&node.children[child], at: offset)
-    if node.children[child].width < ListNode<Element>.minimumFill {
+    let width = node.children.withUnsafeBufferPointer { $0[child].width }
+    if width < ListNode<Element>.minimumFill {
       node.rebalance(child: child)
     } else {
-      node.refresh(child: child)
+      // The child shrank by one and its greatest label changed only if
+      // the removed label was the greatest.
+      node.counts.withUnsafeMutableBufferPointer { $0[child] &-= 1 }
+      if removed.label == node.labels[child] { node.refresh(child: child) }
     }
     if node.children.count == 1 && node.children[0].count == 0 {
       // The root's only leaf emptied: become an empty leaf.
