@@ -82,6 +82,8 @@ final class ListNode<Element> {
   /// the guess are summed (a loop the compiler vectorizes), and a wrong
   /// guess is settled by stepping to the neighbours, usually one or two.
   ///
+  /// The node's `count` must be the sum of its children's counts.
+  ///
   /// - Complexity: O(w) for a branch of `w` children, with a small constant.
   @inlinable
   func child(containing index: Int) -> (child: Int, offset: Int) {
@@ -89,8 +91,15 @@ final class ListNode<Element> {
     return counts.withUnsafeBufferPointer { counts in
       let last = counts.count &- 1
       var child = total > 0 ? Swift.min(index &* counts.count / total, last) : 0
+      // Sum from the nearer end: the counts add up to `total`.
       var before = 0
-      for position in 0..<child { before &+= counts[position] }
+      if child &<< 1 <= counts.count {
+        for position in 0..<child { before &+= counts[position] }
+      } else {
+        var after = 0
+        for position in child..<counts.count { after &+= counts[position] }
+        before = total &- after
+      }
       while child > 0 && before > index {
         child &-= 1
         before &-= counts[child]

@@ -273,13 +273,14 @@ struct PersistentList<Element> {
   @inlinable
   static func insert(_ node: inout ListNode<Element>, _ element: Element, label: UInt64, at index: Int) -> ListNode<Element>? {
     if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
-    node.count += 1
     if node.isLeaf {
+      node.count += 1
       node.elements.insert(element, at: index)
       node.labels.insert(label, at: index)
       return node.elements.count > ListNode<Element>.leafCapacity ? node.split() : nil
     }
     let (child, offset) = node.child(containing: index)
+    node.count += 1
     let right = insert(&node.children[child], element, label: label, at: offset)
     guard let right else {
       // The child grew by one and its greatest label changed only if
@@ -310,11 +311,12 @@ struct PersistentList<Element> {
   @inlinable
   static func remove(_ node: inout ListNode<Element>, at index: Int) -> (element: Element, label: UInt64) {
     if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
-    node.count -= 1
     if node.isLeaf {
+      node.count -= 1
       return (node.elements.remove(at: index), node.labels.remove(at: index))
     }
     let (child, offset) = node.child(containing: index)
+    node.count -= 1
     let removed = remove(&node.children[child], at: offset)
     let width = node.children.withUnsafeBufferPointer { $0[child].width }
     if width < ListNode<Element>.minimumFill {
