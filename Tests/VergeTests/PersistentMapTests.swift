@@ -157,6 +157,47 @@ final class PersistentMapTests: XCTestCase {
     XCTAssertEqual(values.filter { $0.value != nil }.count, 0)
     XCTAssertEqual(nodes.filter { $0.node != nil }.count, 0)
   }
+
+  func testRemovingAndReinsertingInAUniqueNodeReusesItsStorage() {
+    var removed: Weak?
+    do {
+      var map = PersistentMap<Int, Tracked>()
+      // Two second land in two slots of the root, which holds them as entries.
+      let second = (1..<64).first { PersistentMap<Int, Int>.hash($0) & 15 != PersistentMap<Int, Int>.hash(0) & 15 }!
+      map.updateValue(Tracked(0), forKey: 0)
+      map.updateValue(Tracked(second), forKey: second)
+      XCTAssertEqual(map.root.childCount, 0)
+      let root = ObjectIdentifier(map.root)
+      do {
+        let value = map.removeValue(forKey: second)
+        removed = value.map(Weak.init)
+      }
+      // Removed in place: the root is the same node, and its value is gone.
+      XCTAssertEqual(ObjectIdentifier(map.root), root)
+      XCTAssertNil(removed?.value)
+      XCTAssertEqual(map.root.fields.spareWords, 2)
+      // Re-inserted in place, into the room the removal left.
+      map.updateValue(Tracked(-second), forKey: second)
+      XCTAssertEqual(ObjectIdentifier(map.root), root)
+      XCTAssertEqual(map.root.fields.spareWords, 0)
+      XCTAssertEqual(map[second]?.id, -second)
+      XCTAssertEqual(map.invariantViolations(), [])
+      // A held copy makes the next removal build a new node and leaves the
+      // copy whole.
+      let copy = map
+      map.removeValue(forKey: 0)
+      XCTAssertNotEqual(ObjectIdentifier(map.root), root)
+      XCTAssertEqual(copy[0]?.id, 0)
+      XCTAssertEqual(copy.count, 2)
+      XCTAssertEqual(map.root.fields.spareWords, 0)
+      // A copy of a node with spare room gets none: the room is not there.
+      var other = PersistentMap<Int, Tracked>()
+      other.updateValue(Tracked(0), forKey: 0)
+      other.updateValue(Tracked(second), forKey: second)
+      other.removeValue(forKey: second)
+      XCTAssertEqual(other.root.copy().fields.spareWords, 0)
+    }
+  }
 }
 
 private final class Tracked: Sendable {

@@ -125,7 +125,11 @@ package struct MapNodeHeader {
   @usableFromInline package var dataMap: UInt32
   @usableFromInline package var nodeMap: UInt32
   @usableFromInline package var entryCount: UInt32
-  @usableFromInline package var childCount: UInt32
+  /// At most 16 (one per slot), so 16 bits hold it.
+  @usableFromInline package var childCount: UInt16
+  /// Words of storage past what the entries and children need: room that
+  /// an in-place removal left, for an in-place insertion to reuse.
+  @usableFromInline package var spareWords: UInt16
   /// Per slot, one byte: 0 for an empty slot, `1 + i` for entry `i`,
   /// `childTag + i` for child `i`.
   @usableFromInline package var slots: MapNodeSlots
@@ -135,7 +139,8 @@ package struct MapNodeHeader {
     self.dataMap = dataMap
     self.nodeMap = nodeMap
     self.entryCount = UInt32(truncatingIfNeeded: entryCount)
-    self.childCount = UInt32(truncatingIfNeeded: childCount)
+    self.childCount = UInt16(truncatingIfNeeded: childCount)
+    self.spareWords = 0
     self.slots = MapNodeSlots(dataMap: dataMap, nodeMap: nodeMap)
   }
 
@@ -145,7 +150,8 @@ package struct MapNodeHeader {
     self.dataMap = dataMap
     self.nodeMap = nodeMap
     self.entryCount = UInt32(truncatingIfNeeded: entryCount)
-    self.childCount = UInt32(truncatingIfNeeded: childCount)
+    self.childCount = UInt16(truncatingIfNeeded: childCount)
+    self.spareWords = 0
     self.slots = slots
   }
 
@@ -290,8 +296,11 @@ package struct MapNodeSlots {
 /// entry's alignment. Teardown thus finds the children without the entry
 /// type's layout.
 ///
-/// A node's size is fixed: writes that add or remove a slot build a new node;
-/// writes that replace a slot mutate a uniquely referenced node in place.
+/// Writes mutate a uniquely referenced node in place where its storage
+/// allows: replacing a slot, removing an entry (which leaves the storage
+/// one entry larger than needed), or adding an entry where the storage has
+/// room (as it has after a removal: the header counts the spare words).
+/// Other writes, and every write to a shared node, build a new node.
 @usableFromInline
 package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, UInt> {
   @usableFromInline package typealias Entry = (key: Key, value: Value)
@@ -350,6 +359,8 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   ) -> MapNode {
     let entryCount = Int(header.entryCount)
     let childCount = Int(header.childCount)
+    var header = header
+    header.spareWords = 0
     let buffer = create(minimumCapacity: wordCapacity(entryCount: entryCount, childCount: childCount)) { _ in header }
     let node = unsafeDowncast(buffer, to: MapNode.self)
     node.withUnsafeMutablePointerToElements { words in
@@ -557,6 +568,56 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
     }
   }
 
+  /// Adds `entry` at entry position `index` to this uniquely referenced
+  /// node in place, or returns `false` when its storage has no room for it.
+  @inlinable
+  package func insertInPlace(_ entry: Entry, at index: Int, dataMap newDataMap: UInt32) -> Bool {
+    let old = fields
+    let entryCount = Int(old.entryCount)
+    let childCount = Int(old.childCount)
+    let needed = Self.wordCapacity(entryCount: entryCount + 1, childCount: childCount)
+      &- Self.wordCapacity(entryCount: entryCount, childCount: childCount)
+    guard Int(old.spareWords) >= needed else { return false }
+    let added = newDataMap ^ old.dataMap
+    let slots = added == 0 ? old.slots : old.slots.addingEntry(at: added.trailingZeroBitCount, index: index)
+    withParts { entries, _ in
+      (entries + index + 1).moveInitialize(from: entries + index, count: entryCount - index)
+      (entries + index).initialize(to: entry)
+    }
+    withUnsafeMutablePointerToHeader { header in
+      header.pointee = MapNodeHeader(
+        dataMap: newDataMap, nodeMap: old.nodeMap, entryCount: entryCount + 1, childCount: childCount, slots: slots)
+      header.pointee.spareWords = old.spareWords &- UInt16(truncatingIfNeeded: needed)
+    }
+    return true
+  }
+
+  /// Removes the entry at `index` from this uniquely referenced node in
+  /// place and returns it; the storage keeps room for one entry more.
+  @inlinable
+  package func removeInPlace(entryAt index: Int, dataMap newDataMap: UInt32) -> Entry {
+    let old = fields
+    let entryCount = Int(old.entryCount)
+    let gone = newDataMap ^ old.dataMap
+    let slots = gone == 0 ? old.slots : old.slots.removingEntry(at: gone.trailingZeroBitCount, index: index)
+    let childCount = Int(old.childCount)
+    let freed = Self.wordCapacity(entryCount: entryCount, childCount: childCount)
+      &- Self.wordCapacity(entryCount: entryCount - 1, childCount: childCount)
+    let removed = withParts { entries, _ in
+      let removed = (entries + index).move()
+      (entries + index).moveInitialize(from: entries + index + 1, count: entryCount - index - 1)
+      return removed
+    }
+    withUnsafeMutablePointerToHeader { header in
+      header.pointee = MapNodeHeader(
+        dataMap: newDataMap, nodeMap: old.nodeMap, entryCount: entryCount - 1, childCount: childCount, slots: slots)
+      // A collision bucket can in theory free more words than 16 bits hold;
+      // room beyond that is left unused.
+      header.pointee.spareWords = UInt16(clamping: Int(old.spareWords) &+ freed)
+    }
+    return removed
+  }
+
   /// This node without the entry at `index`.
   @inlinable
   package func removing(entryAt index: Int, dataMap newDataMap: UInt32) -> MapNode {
@@ -651,7 +712,11 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
         if !isKnownUniquelyReferenced(&node) { node = node.copy() }
         return node.replaceValue(at: index, with: value)
       }
-      node = node.inserting((key, value), at: node.entryCount, dataMap: 0)
+      if node.fields.spareWords == 0 || !isKnownUniquelyReferenced(&node)
+        || !node.insertInPlace((key, value), at: node.entryCount, dataMap: 0)
+      {
+        node = node.inserting((key, value), at: node.entryCount, dataMap: 0)
+      }
       return nil
     }
     let bit = Self.bit(hash, shift)
@@ -674,7 +739,12 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       return nil
     }
     let newDataMap = node.dataMap | bit
-    node = node.inserting((key, value), at: position(newDataMap, bit), dataMap: newDataMap)
+    let index = position(newDataMap, bit)
+    if node.fields.spareWords == 0 || !isKnownUniquelyReferenced(&node)
+      || !node.insertInPlace((key, value), at: index, dataMap: newDataMap)
+    {
+      node = node.inserting((key, value), at: index, dataMap: newDataMap)
+    }
     return nil
   }
 
@@ -715,6 +785,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   package static func remove(_ node: inout MapNode, key: Key, hash: UInt64, shift: UInt64) -> Value? {
     if shift >= maxShift {
       guard let index = node.collisionIndex(of: key) else { return nil }
+      if isKnownUniquelyReferenced(&node) { return node.removeInPlace(entryAt: index, dataMap: 0).value }
       let old = node.entry(at: index).value
       node = node.removing(entryAt: index, dataMap: 0)
       return old
@@ -726,6 +797,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       let index = Int(truncatingIfNeeded: tag &- 1)
       let entry = node.entry(at: index)
       guard entry.key == key else { return nil }
+      if isKnownUniquelyReferenced(&node) { return node.removeInPlace(entryAt: index, dataMap: node.dataMap ^ bit).value }
       node = node.removing(entryAt: index, dataMap: node.dataMap ^ bit)
       return entry.value
     }
