@@ -479,6 +479,25 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
     }
   }
 
+  /// Moves `count` elements when `consuming` (the source gives them up),
+  /// copies them otherwise.
+  @inlinable @inline(__always)
+  package static func transfer<Element>(
+    _ count: Int, from source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>, consuming: Bool
+  ) {
+    if consuming { target.moveInitialize(from: source, count: count) } else { copy(count, from: source, to: target) }
+  }
+
+  /// Forgets the entries and children (whose storage was moved out or
+  /// deinitialized), so that freeing this node releases nothing.
+  @inlinable @inline(__always)
+  package func abandonContents() {
+    withUnsafeMutablePointerToHeader { header in
+      header.pointee.entryCount = 0
+      header.pointee.childCount = 0
+    }
+  }
+
   /// The slot of `hash` at the level of `shift`.
   @inlinable @inline(__always)
   package static func slot(_ hash: UInt64, _ shift: UInt64) -> Int {
@@ -638,8 +657,11 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   }
 
   /// This node with the entry at `entryIndex` replaced by `child` under `bit`.
+  /// When `consuming` (this node is uniquely referenced and about to be
+  /// dropped), its entries and children move to the new node instead of
+  /// being copied and retained, and this node is left empty.
   @inlinable
-  package func replacing(entryAt entryIndex: Int, with child: MapNode, bit: UInt32) -> MapNode {
+  package func replacing(entryAt entryIndex: Int, with child: MapNode, bit: UInt32, consuming: Bool) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
     let old = fields
@@ -649,32 +671,50 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       dataMap: old.dataMap ^ bit, nodeMap: newNodeMap, entryCount: entryCount - 1, childCount: childCount + 1,
       slots: old.slots.replacingEntry(at: bit.trailingZeroBitCount, index: entryIndex, withChild: childIndex))
     return withParts { entries, children in
-      Self.make(header: header) { newEntries, newChildren in
-        Self.copy(entryIndex, from: entries, to: newEntries)
-        Self.copy(entryCount - entryIndex - 1, from: entries + entryIndex + 1, to: newEntries + entryIndex)
-        Self.copy(childIndex, from: children, to: newChildren)
+      let node = Self.make(header: header) { newEntries, newChildren in
+        Self.transfer(entryIndex, from: entries, to: newEntries, consuming: consuming)
+        Self.transfer(
+          entryCount - entryIndex - 1, from: entries + entryIndex + 1, to: newEntries + entryIndex, consuming: consuming)
+        Self.transfer(childIndex, from: children, to: newChildren, consuming: consuming)
         (newChildren + childIndex).initialize(to: child)
-        Self.copy(childCount - childIndex, from: children + childIndex, to: newChildren + childIndex + 1)
+        Self.transfer(
+          childCount - childIndex, from: children + childIndex, to: newChildren + childIndex + 1, consuming: consuming)
       }
+      if consuming {
+        (entries + entryIndex).deinitialize(count: 1)
+        abandonContents()
+      }
+      return node
     }
   }
 
   /// This node with the child at `childIndex` replaced by `entry` under `bit`.
+  /// When `consuming`, its contents move as in
+  /// ``replacing(entryAt:with:bit:consuming:)``.
   @inlinable
-  package func replacing(childAt childIndex: Int, with entry: Entry, bit: UInt32) -> MapNode {
+  package func replacing(childAt childIndex: Int, with entry: Entry, bit: UInt32, consuming: Bool) -> MapNode {
     let entryCount = self.entryCount
     let childCount = self.childCount
     let newDataMap = dataMap | bit
     let entryIndex = Self.position(newDataMap, bit)
     return withParts { entries, children in
-      Self.make(dataMap: newDataMap, nodeMap: nodeMap ^ bit, entryCount: entryCount + 1, childCount: childCount - 1) {
+      let node = Self.make(
+        dataMap: newDataMap, nodeMap: nodeMap ^ bit, entryCount: entryCount + 1, childCount: childCount - 1
+      ) {
         newEntries, newChildren in
-        Self.copy(entryIndex, from: entries, to: newEntries)
+        Self.transfer(entryIndex, from: entries, to: newEntries, consuming: consuming)
         (newEntries + entryIndex).initialize(to: entry)
-        Self.copy(entryCount - entryIndex, from: entries + entryIndex, to: newEntries + entryIndex + 1)
-        Self.copy(childIndex, from: children, to: newChildren)
-        Self.copy(childCount - childIndex - 1, from: children + childIndex + 1, to: newChildren + childIndex)
+        Self.transfer(
+          entryCount - entryIndex, from: entries + entryIndex, to: newEntries + entryIndex + 1, consuming: consuming)
+        Self.transfer(childIndex, from: children, to: newChildren, consuming: consuming)
+        Self.transfer(
+          childCount - childIndex - 1, from: children + childIndex + 1, to: newChildren + childIndex, consuming: consuming)
       }
+      if consuming {
+        (children + childIndex).deinitialize(count: 1)
+        abandonContents()
+      }
+      return node
     }
   }
 
@@ -735,7 +775,8 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
         return node.replaceValue(at: index, with: value)
       }
       let child = pair(existing, PersistentMap<Key, Value>.hash(existing.key), (key, value), hash, shift: shift + Self.levelBits)
-      node = node.replacing(entryAt: index, with: child, bit: bit)
+      let unique = isKnownUniquelyReferenced(&node)
+      node = node.replacing(entryAt: index, with: child, bit: bit, consuming: unique)
       return nil
     }
     let newDataMap = node.dataMap | bit
@@ -810,7 +851,8 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       return (old, inlined)
     }
     if let inlined {
-      node = node.replacing(childAt: index, with: inlined, bit: bit)
+      // `node` was made unique above.
+      node = node.replacing(childAt: index, with: inlined, bit: bit, consuming: true)
     }
     return old
   }
