@@ -158,6 +158,30 @@ final class PersistentMapTests: XCTestCase {
     XCTAssertEqual(nodes.filter { $0.node != nil }.count, 0)
   }
 
+  func testWritesThatMoveAUniqueNodesContentsKeepAndReleaseEveryValue() {
+    var values: [Weak] = []
+    do {
+      var map = PersistentMap<Int, Tracked>()
+      for key in 0..<3_000 {
+        let value = Tracked(key)
+        values.append(Weak(value))
+        map.updateValue(value, forKey: key)
+      }
+      // Removing and re-adding turns children into entries and back in
+      // uniquely referenced nodes, which move their contents.
+      for key in stride(from: 0, to: 3_000, by: 2) { map.removeValue(forKey: key) }
+      XCTAssertEqual(values.filter { $0.value != nil }.count, 1_500)
+      for key in stride(from: 0, to: 3_000, by: 2) {
+        let value = Tracked(-key)
+        values.append(Weak(value))
+        map.updateValue(value, forKey: key)
+      }
+      XCTAssertEqual(map.invariantViolations(), [])
+      for key in 0..<3_000 { XCTAssertEqual(map[key]?.id, key % 2 == 0 ? -key : key) }
+    }
+    XCTAssertEqual(values.filter { $0.value != nil }.count, 0)
+  }
+
   func testRemovingAndReinsertingInAUniqueNodeReusesItsStorage() {
     var removed: Weak?
     do {
