@@ -137,8 +137,16 @@ struct PersistentList<Element> {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
         guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        // The elements before the child, summed from the nearer end.
+        let total = node.count
         node.counts.withUnsafeBufferPointer { counts in
-          for before in 0..<child { index &+= counts[before] }
+          if child &<< 1 <= counts.count {
+            for before in 0..<child { index &+= counts[before] }
+          } else {
+            var after = 0
+            for position in child..<counts.count { after &+= counts[position] }
+            index &+= total &- after
+          }
         }
         return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
       }
