@@ -60,4 +60,38 @@ final class ListNodeSearchTests: XCTestCase {
       check(sorted, probes: probes(around: sorted))
     }
   }
+
+  /// The child a scan of the counts from the first finds, and the offset in
+  /// it; a position past the end lands at the end of the last child.
+  private func referenceChild(_ index: Int, counts: [Int]) -> (Int, Int) {
+    var child = 0
+    var offset = index
+    while child < counts.count - 1 && offset >= counts[child] {
+      offset -= counts[child]
+      child += 1
+    }
+    return (child, offset)
+  }
+
+  func testTheGuessedChildOfAPositionMatchesAScanForUnevenChildren() {
+    var rng = SplitMix64(seed: 11)
+    let layouts: [[Int]] = [
+      [1], [64], [1, 64], [64, 1], [16, 16, 16, 64], [64, 16, 16, 16],
+      Array(repeating: 64, count: 63) + [1], [1] + Array(repeating: 64, count: 63),
+    ] + (0..<40).map { _ in (0..<Int.random(in: 1...64, using: &rng)).map { _ in Int.random(in: 1...64, using: &rng) } }
+    for counts in layouts {
+      var next = 0
+      let leaves = ContiguousArray(counts.map { count -> ListNode<Int> in
+        defer { next += count }
+        return ListNode(labels: ContiguousArray((next..<next + count).map { UInt64($0) }), elements: ContiguousArray(next..<next + count))
+      })
+      let branch = ListNode(children: leaves)
+      XCTAssertEqual(branch.count, counts.reduce(0, +))
+      for index in 0...branch.count {
+        let found = branch.child(containing: index)
+        let expected = referenceChild(index, counts: counts)
+        XCTAssertTrue(found == expected, "position \(index) of children \(counts): \(found) instead of \(expected)")
+      }
+    }
+  }
 }
