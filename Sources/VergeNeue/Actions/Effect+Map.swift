@@ -58,12 +58,5 @@ extension Effect {
     }
     return (Effect(items: items), tasks)
   }
-
-  /// This effect without its tasks (its sends, activities and
-  /// cancellations stay).
-  @usableFromInline
-  func droppingRuns() -> Effect {
-    Effect(items: items.filter { if case .run = $0 { false } else { true } })
-  }
 }
 

@@ -58,7 +58,8 @@ where
       guard let childID else { return parentEffect }
       // The element's tasks start only if the parent kept the element.
       if place.modify(&state, { $0[id: childID] == nil }) {
-        return childEffect.droppingRuns().merge(with: parentEffect)
+        return .cancelling(
+          CollectionOfOne(ChildEffects(owner: owner, element: childID)), child: childEffect, parent: parentEffect)
       }
       return started(childEffect).merge(with: parentEffect)
     }
