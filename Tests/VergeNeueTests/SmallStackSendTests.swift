@@ -110,30 +110,12 @@ private func wideStore() -> ActionStore<Composed<Composed<Composed<WideListFeatu
       .ifLet(\.detail, action: WideListFeature.detailCase, then: WideRowFeature()))
 }
 
-/// How a scenario gets its store. Optimized builds make it on the small
-/// thread. In an unoptimized build the test's own code that makes the
-/// 64 KiB state (`WideListFeature.State()`, `LargeState()`) needs about
-/// 460 KiB of stack by itself, so there the store is made on the test's
-/// thread before the small one starts; every library path still runs on the
-/// small thread.
-private func storeMaker<Made: Sendable>(
-  for scenario: String, _ make: @escaping @Sendable () -> Made
-) -> @Sendable () -> Made {
-  #if DEBUG
-    guard SmallStack.isChild(running: scenario) else { return make }
-    let made = make()
-    return { made }
-  #else
-    return make
-  #endif
-}
-
 /// Issue 23, item 5: `send` through composition and scopes with a 64 KiB
 /// state inline in the root, on a thread with a 512 KiB stack, in optimized
 /// builds (`swift test -c release -Xswiftc -enable-testing --filter
-/// SmallStack`) and unoptimized ones (see `storeMaker`). Each scenario runs
-/// in a child process, so that a stack overflow fails its test instead of
-/// ending the run.
+/// SmallStack`) and unoptimized ones (see `SmallStack.maker(for:_:)`). Each
+/// scenario runs in a child process, so that a stack overflow fails its test
+/// instead of ending the run.
 final class SmallStackSendTests: XCTestCase {
   func testTheRootStateHoldsSixtyFourKibibytesInline() {
     XCTAssertGreaterThan(MemoryLayout<WideListFeature.State>.size, 65_536)
@@ -159,7 +141,7 @@ final class SmallStackSendTests: XCTestCase {
   func testSendThroughForEachAndIfLet() throws { try expectChildSucceeds("ForEachIfLet") }
 
   func testChildForEachIfLet() throws {
-    let makeStore = storeMaker(for: "ForEachIfLet", wideStore)
+    let makeStore = SmallStack.maker(for: "ForEachIfLet", wideStore)
     try child("ForEachIfLet") {
       let store = makeStore()
       let seen = Collected<[Int]>()
@@ -181,7 +163,7 @@ final class SmallStackSendTests: XCTestCase {
   func testMethodScopeCommit() throws { try expectChildSucceeds("MethodScope") }
 
   func testChildMethodScope() throws {
-    let makeStore = storeMaker(for: "MethodScope", wideMethodStore)
+    let makeStore = SmallStack.maker(for: "MethodScope", wideMethodStore)
     try child("MethodScope") {
       let store = makeStore()
       let large = store.scope(\.large, reducer: LargeMethods())
@@ -201,7 +183,7 @@ final class SmallStackSendTests: XCTestCase {
   func testEnumScopeSend() throws { try expectChildSucceeds("EnumScope") }
 
   func testChildEnumScope() throws {
-    let makeStore = storeMaker(for: "EnumScope", wideStore)
+    let makeStore = SmallStack.maker(for: "EnumScope", wideStore)
     try child("EnumScope") {
       let store = makeStore()
       let large = store.scope(state: \.large, action: WideListFeature.Action.large)

@@ -36,6 +36,23 @@ public enum SmallStack {
     done.wait()
   }
 
+  /// How a scenario gets what it works on (a store, a test store), as a
+  /// closure to call on the small thread. Optimized builds make it there.
+  /// In an unoptimized build the test's own code that makes a 64 KiB state
+  /// needs 200 to 600 KiB of stack by itself (every temporary takes a slot
+  /// of its own), so there, in the child for `scenario`, it is made now, on
+  /// the test's thread, before the small one starts; every library path
+  /// still runs on the small thread.
+  public static func maker<Made>(for scenario: String, _ make: @escaping @Sendable () -> Made) -> @Sendable () -> Made {
+    #if DEBUG
+      guard isChild(running: scenario) else { return make }
+      let made = Handover(make())
+      return { made.value }
+    #else
+      return make
+    #endif
+  }
+
   /// Whether this process is the child that runs `scenario`.
   public static func isChild(running scenario: String) -> Bool {
     ProcessInfo.processInfo.environment[variable] == scenario
@@ -49,5 +66,17 @@ public enum SmallStack {
   public static func runChild(test: String, scenario: String) throws -> (succeeded: Bool, stderr: String) {
     let outcome = try ChildProcess(variable: variable).run(test: test, scenario: scenario)
     return (outcome.succeeded, outcome.stderr)
+  }
+}
+
+/// A value made on the test's thread for the small thread.
+///
+/// `@unchecked Sendable`: the value is made before the small thread starts
+/// and used only there, while the test's thread waits for it.
+private final class Handover<Value>: @unchecked Sendable {
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
   }
 }

@@ -120,19 +120,20 @@ private final class CurrentThreadExecutor: TaskExecutor {
 
 /// Issue 23, item 5: `TestStore` steps (a send and its assertion, a
 /// receive of an effect's action, a failing assertion's diff, a method
-/// reducer's commit and received mutations) with a 64 KiB
-/// state inline, on a thread with a small stack (`SmallStack.size`:
-/// 512 KiB in optimized builds,
-/// `swift test -c release -Xswiftc -enable-testing --filter SmallStack`;
-/// 1 MiB unoptimized). The async steps run on the small thread itself: the
-/// task prefers an executor that runs its jobs there. Each scenario runs in
-/// a child process, so that a stack overflow fails its test instead of
-/// ending the run.
+/// reducer's commit and received mutations) with a 64 KiB state inline, on
+/// a thread with a 512 KiB stack, in optimized builds (`swift test -c
+/// release -Xswiftc -enable-testing --filter SmallStack`) and unoptimized
+/// ones (see `SmallStack.maker(for:_:)`). The async steps run on the small thread itself:
+/// the task prefers an executor that runs its jobs there. Each scenario
+/// runs in a child process, so that a stack overflow fails its test instead
+/// of ending the run.
 final class SmallStackTestStoreTests: XCTestCase {
+  private static let stackSize = 512 * 1024
+
   private func expectChildSucceeds(_ scenario: String, file: StaticString = #filePath, line: UInt = #line) throws {
     let (succeeded, stderr) = try SmallStack.runChild(
       test: "VergeTestingTests.SmallStackTestStoreTests/testChild\(scenario)", scenario: scenario)
-    XCTAssertTrue(succeeded, "\(scenario) failed or crashed on a \(SmallStack.size / 1024) KiB stack:\n\(stderr)", file: file, line: line)
+    XCTAssertTrue(succeeded, "\(scenario) failed or crashed on a \(Self.stackSize / 1024) KiB stack:\n\(stderr)", file: file, line: line)
   }
 
   /// Runs `body`'s async steps on a small thread when this process is the
@@ -141,7 +142,7 @@ final class SmallStackTestStoreTests: XCTestCase {
     guard SmallStack.isChild(running: scenario) else {
       throw XCTSkip("runs only as the child process of its parent test")
     }
-    SmallStack.run {
+    SmallStack.run(size: Self.stackSize) {
       CurrentThreadExecutor().run(body)
     }
   }
@@ -163,8 +164,9 @@ final class SmallStackTestStoreTests: XCTestCase {
 
   func testChildSendAndAssert() throws {
     let log = FailureLog()
+    let makeStore = SmallStack.maker(for: "SendAndAssert") { wideTestStore(reporter: log.reporter) }
     try child("SendAndAssert") {
-      let store = wideTestStore(reporter: log.reporter)
+      let store = makeStore()
       await store.send(.item(id: 2, action: .increment)) { $0.items[id: 2]?.count = 1 }
       await store.send(.bump) {
         $0.large.count = 1
@@ -187,8 +189,9 @@ final class SmallStackTestStoreTests: XCTestCase {
   /// small thread), and a dispatched action's commits received.
   func testChildMethodReducer() throws {
     let log = FailureLog()
+    let makeStore = SmallStack.maker(for: "MethodReducer") { wideMethodsTestStore(reporter: log.reporter) }
     try child("MethodReducer") {
-      let store = wideMethodsTestStore(reporter: log.reporter)
+      let store = makeStore()
       store.commit({ $0.bump() }) {
         $0.large.count = 1
         $0.large.last = 1
@@ -214,8 +217,9 @@ final class SmallStackTestStoreTests: XCTestCase {
   /// small thread too.
   func testChildFailingAssertion() throws {
     let log = FailureLog()
+    let makeStore = SmallStack.maker(for: "FailingAssertion") { wideTestStore(reporter: log.reporter) }
     try child("FailingAssertion") {
-      let store = wideTestStore(reporter: log.reporter)
+      let store = makeStore()
       await store.send(.bump) { $0.large.count = 1 }
       await store.finish()
     }

@@ -1,12 +1,16 @@
 /// Checks one change of state against a test's assertion closure and
 /// returns the failure message, if any.
+///
+/// This code runs unspecialized, and an unoptimized build reserves, when a
+/// generic function starts, a stack slot for every state-sized temporary it
+/// has anywhere, also on branches it does not take. A 64 KiB state must fit
+/// a 512 KiB thread (issue 23) with room left for the state's own `==`, so
+/// the functions on a passing step's path hold no state-sized temporary:
+/// the expected state is drafted on the heap beside a copy of the actual
+/// one, the states are compared where they are (see ``StatePair``), and the
+/// failure messages, which read copies out, are made in functions of their
+/// own.
 enum StateAssertion {
-  /// The expected state is drafted on the heap, and the states are read
-  /// where `change` keeps them: this code runs unspecialized, where every
-  /// state-sized temporary takes a slot of its own on the stack, and a
-  /// 64 KiB state must fit a 512 KiB thread (issue 23) with room left for
-  /// the state's own `==`.
-  ///
   /// - Parameters:
   ///   - label: How the step is named in messages (`send(.increment)`).
   ///   - change: The state before the step and the state it produced.
@@ -21,46 +25,47 @@ enum StateAssertion {
     update: ((inout State) throws -> Void)?
   ) -> String? {
     guard let update else {
-      guard exhaustivity.isOn, change.before != change.after else { return nil }
-      return "\(label) changed the state, but no assertion closure describes the change:\n"
-        + StateDiff.render(expected: change.before, actual: change.after)
+      guard exhaustivity.isOn, !change.isUnchanged else { return nil }
+      return undescribed(label, change)
     }
-    let expected = UnsafeMutablePointer<State>.allocate(capacity: 1)
-    // Copied from where the state is (`initialize(to:)` would pass it
-    // through a temporary on the stack).
-    if exhaustivity.isOn {
-      withUnsafePointer(to: change.before) { expected.initialize(from: $0, count: 1) }
-    } else {
-      withUnsafePointer(to: change.after) { expected.initialize(from: $0, count: 1) }
-    }
+    let draft = change.draft(fromAfter: !exhaustivity.isOn)
     defer {
-      expected.deinitialize(count: 1)
-      expected.deallocate()
+      draft.deinitialize(count: 1)
+      draft.deallocate()
     }
-    return verdict(label, expected: &expected.pointee, change, exhaustivity: exhaustivity, update: update)
+    return verdict(label, draft: &draft.pointee, change, exhaustivity: exhaustivity, update: update)
   }
 
-  /// The rest of `check`, on the draft where it is: passed `inout`, it is
-  /// compared without a copy.
+  /// The rest of `check`, on the draft where it is: `first` the expected
+  /// state, `second` the actual one.
   private static func verdict<State: Equatable>(
     _ label: String,
-    expected: inout State,
+    draft: inout StatePair<State>,
     _ change: StateChange<State>,
     exhaustivity: Exhaustivity,
     update: (inout State) throws -> Void
   ) -> String? {
     do {
-      try update(&expected)
+      try update(&draft.first)
     } catch {
       return "\(label): the assertion closure threw \(error)."
     }
-    if expected != change.after {
-      return "\(label): the state is not what was expected:\n"
-        + StateDiff.render(expected: expected, actual: change.after)
+    if !StatePair.equal(&draft) {
+      return unexpected(label, draft: &draft)
     }
-    if exhaustivity.isOn && change.before == change.after {
+    if exhaustivity.isOn && change.isUnchanged {
       return "\(label): the assertion closure expects a change, but the state did not change."
     }
     return nil
+  }
+
+  private static func undescribed<State>(_ label: String, _ change: StateChange<State>) -> String {
+    "\(label) changed the state, but no assertion closure describes the change:\n"
+      + StateDiff.render(expected: change.before, actual: change.after)
+  }
+
+  private static func unexpected<State>(_ label: String, draft: inout StatePair<State>) -> String {
+    "\(label): the state is not what was expected:\n"
+      + StateDiff.render(expected: draft.first, actual: draft.second)
   }
 }
