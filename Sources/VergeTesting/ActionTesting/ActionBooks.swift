@@ -70,16 +70,27 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     return extra.runs[run]?.origin ?? nil
   }
 
-  /// The states a `reduced` event carries, moved to the heap in a function
-  /// of its own: binding them takes a slot of the state's size each on the
-  /// stack (this code runs unspecialized), and here no caller's frame is
-  /// under them.
-  @inline(never)
+  /// The states a `reduced` event carries, copied to the heap. Binding a
+  /// state takes three slots of its size on the stack in an unoptimized
+  /// build (this code runs unspecialized), so each is bound in a function
+  /// of its own.
   private static func change(of event: ActionLifecycleEvent<Item, State>) -> StateChange<State> {
-    guard case .reduced(_, let before, let after, _) = event else {
-      preconditionFailure("change(of:) takes a reduced event")
+    StateChange { before, after in
+      copyBefore(of: event, to: before)
+      copyAfter(of: event, to: after)
     }
-    return StateChange(before: before, after: after)
+  }
+
+  @inline(never)
+  private static func copyBefore(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
+    guard case .reduced(_, let before, _, _) = event else { preconditionFailure("change(of:) takes a reduced event") }
+    withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
+  }
+
+  @inline(never)
+  private static func copyAfter(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
+    guard case .reduced(_, _, let after, _) = event else { preconditionFailure("change(of:) takes a reduced event") }
+    withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 
   /// Books one lifecycle event of the store under test.

@@ -110,16 +110,27 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     observation.cancel()
   }
 
-  /// The states a `committed` event carries, moved to the heap in a
-  /// function of its own: binding them takes a slot of the state's size
-  /// each on the stack (this code runs unspecialized), and here no
-  /// caller's frame is under them.
-  @inline(never)
+  /// The states a `committed` event carries, copied to the heap. Binding a
+  /// state takes three slots of its size on the stack in an unoptimized
+  /// build (this code runs unspecialized), so each is bound in a function
+  /// of its own.
   private static func change(of event: ReducerEvent<State>) -> StateChange<State> {
-    guard case .committed(_, let before, let after) = event else {
-      preconditionFailure("change(of:) takes a committed event")
+    StateChange { before, after in
+      copyBefore(of: event, to: before)
+      copyAfter(of: event, to: after)
     }
-    return StateChange(before: before, after: after)
+  }
+
+  @inline(never)
+  private static func copyBefore(of event: ReducerEvent<State>, to destination: UnsafeMutablePointer<State>) {
+    guard case .committed(_, let before, _) = event else { preconditionFailure("change(of:) takes a committed event") }
+    withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
+  }
+
+  @inline(never)
+  private static func copyAfter(of event: ReducerEvent<State>, to destination: UnsafeMutablePointer<State>) {
+    guard case .committed(_, _, let after) = event else { preconditionFailure("change(of:) takes a committed event") }
+    withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 
   /// Commits `mutation` as the test's own step.

@@ -14,11 +14,11 @@ final class StateChange<State: Sendable>: @unchecked Sendable {
   /// `before` first, `after` second.
   private let states: UnsafeMutablePointer<StatePair<State>>
 
-  init(before: State, after: State) {
+  /// A change whose states `initialize` writes to the two (uninitialized)
+  /// addresses it is given: `before`, then `after`.
+  init(initializing initialize: (_ before: UnsafeMutablePointer<State>, _ after: UnsafeMutablePointer<State>) -> Void) {
     states = .allocate(capacity: 1)
-    withUnsafePointer(to: before) { before in
-      withUnsafePointer(to: after) { after in StatePair.initialize(states, first: before, second: after) }
-    }
+    initialize(StatePair.field(states, second: false), StatePair.field(states, second: true))
   }
 
   deinit {
