@@ -70,6 +70,26 @@ final class IdentifiedArrayCostTests: XCTestCase {
     XCTAssertEqual(held.count, Self.size)
   }
 
+  /// Putting back an element just removed from the edge of a full leaf
+  /// (the leaves of `large` are full) fills the gap it left instead of
+  /// splitting the full neighbour across the boundary.
+  func testPuttingBackAnElementRemovedFromALeafsEdgeSplitsNothing() {
+    func leaves(_ node: ListNode<Row>) -> Int {
+      node.isLeaf ? 1 : node.children.reduce(0) { $0 + leaves($1) }
+    }
+    let before = leaves(large.list.root)
+    // The last element of the first leaf, of a leaf under the second branch,
+    // and the first element of a leaf.
+    for index in [63, 64 * 64 * 2 + 63, 640] {
+      var array = large
+      let element = array.remove(at: index)
+      array.insert(element, at: index)
+      XCTAssertEqual(leaves(array.list.root), before, "at \(index)")
+      XCTAssertEqual(array, large)
+      XCTAssertEqual(array.invariantViolations(), [])
+    }
+  }
+
   func testWriteAllocatesBoundedStorageNotTheArray() {
     let held = large
     var array = large

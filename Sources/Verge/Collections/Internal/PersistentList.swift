@@ -287,7 +287,15 @@ struct PersistentList<Element> {
       node.labels.insert(label, at: index)
       return node.elements.count > ListNode<Element>.leafCapacity ? node.split() : nil
     }
-    let (child, offset) = node.child(containing: index)
+    var (child, offset) = node.child(containing: index)
+    // At the boundary of two children the element may end the left one or
+    // start the right one: it goes to the one holding fewer, so that putting
+    // back an element just removed from a full node's edge does not split
+    // its full neighbour.
+    if offset == 0 && child > 0 && node.counts[child &- 1] < node.counts[child] {
+      child &-= 1
+      offset = node.counts[child]
+    }
     node.count += 1
     let right = insert(&node.children[child], element, label: label, at: offset)
     guard let right else {
