@@ -173,6 +173,6 @@ extension Derived {
   /// The value, then each new value, as an async sequence (latest wins for
   /// a slow consumer).
   public var values: AsyncMapSequence<ChangesSequence<Value>, Value> {
-    changes.map(\.current)
+    changes.map { $0.current }
   }
 }

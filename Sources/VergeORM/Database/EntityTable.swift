@@ -48,7 +48,7 @@ public struct EntityTable<Entity: EntityType>: Sequence, Sendable, Equatable {
   /// - Complexity: O(n).
   @inlinable
   public func all() -> [Entity] {
-    storage.entities.map(\.value)
+    storage.entities.map { $0.value }
   }
 
   /// Whether an entity has `id`.

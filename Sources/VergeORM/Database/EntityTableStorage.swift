@@ -41,8 +41,8 @@ struct EntityTableStorage<Entity: EntityType>: Sendable {
 extension EntityTableStorage {
   /// Encodes the entities as an array, ordered by ID (see `StableOrder`).
   func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws {
-    let values = entities.map(\.value)
-    let order = try StableOrder.order(of: entities.map(\.key.raw))
+    let values = entities.map { $0.value }
+    let order = try StableOrder.order(of: entities.map { $0.key.raw })
     try container.encode(order.map { values[$0] }, forKey: key)
   }
 

@@ -39,9 +39,9 @@ final class ListNode<Element> {
 
   @inlinable
   init(children: ContiguousArray<ListNode>) {
-    self.labels = ContiguousArray(children.lazy.map(\.maxLabel))
+    self.labels = ContiguousArray(children.lazy.map { $0.maxLabel })
     self.elements = []
-    self.counts = ContiguousArray(children.lazy.map(\.count))
+    self.counts = ContiguousArray(children.lazy.map { $0.count })
     self.children = children
     self.count = self.counts.reduce(0, +)
     self.isLeaf = false
