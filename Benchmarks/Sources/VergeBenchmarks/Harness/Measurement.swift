@@ -67,19 +67,37 @@ struct Measurement {
   private func count(
     _ benchmarkCase: BenchmarkCase, library: Workload, baseline: Workload, output: String
   ) -> CaseResult {
-    // Calibrated twice: under valgrind the first operations (lazy binding,
-    // metadata, translation) are slow enough to make one batch of a single
-    // operation, which would count one-time costs.
-    _ = calibrate(library)
-    _ = calibrate(baseline)
-    let libraryIterations = calibrate(library)
-    let baselineIterations = calibrate(baseline)
+    let libraryIterations = settledCalibration(library)
+    let baselineIterations = settledCalibration(baseline)
     let librarySide = counted(library, iterations: libraryIterations, output: output)
     let baselineSide = counted(baseline, iterations: baselineIterations, output: output)
     withExtendedLifetime(library.keepAlive) {}
     withExtendedLifetime(baseline.keepAlive) {}
     return CaseResult(
       name: benchmarkCase.name, units: benchmarkCase.units, library: librarySide, baseline: baselineSide)
+  }
+
+  /// Under valgrind the first run of each code path is slow (lazy binding,
+  /// metadata, translation), and a path with many branches (a B-tree's
+  /// removal and insertion at scattered rows) keeps meeting new ones for a
+  /// while: one calibration then makes a batch of a handful of operations,
+  /// which counts one-time costs and the rows it happened to visit.
+  /// Calibrates again until the count stops growing. Then counts at least
+  /// 200 operations where that takes at most 20 batches: the rows a path
+  /// visits are scattered, and their costs differ (a leaf that merges, a
+  /// node that moves), so a short batch depends on the rows it happened to
+  /// visit.
+  private func settledCalibration(_ workload: Workload) -> Int {
+    var iterations = calibrate(workload)
+    for _ in 0..<8 {
+      let next = calibrate(workload)
+      if next <= iterations + iterations / 2 {
+        iterations = Swift.max(iterations, next)
+        break
+      }
+      iterations = next
+    }
+    return Swift.max(iterations, Swift.min(200, iterations * 20))
   }
 
   private func counted(_ workload: Workload, iterations: Int, output: String) -> SideResult {
@@ -140,3 +158,4 @@ extension Duration {
     return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
   }
 }
+
