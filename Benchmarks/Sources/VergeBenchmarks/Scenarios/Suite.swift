@@ -21,6 +21,7 @@ enum Suite {
       .identifiedArray,
       .forEachRows,
       .appScale(quick: quick),
+      .compositionLevels,
     ]
   }
 }

@@ -1,0 +1,135 @@
+import VergeNeue
+
+// Scenario 13's features: a counter, embedded one and two levels deep, and
+// kept optional under an `ifLet`.
+
+struct LevelCounter: ActionReducer {
+  struct State: Equatable, Sendable {
+    var value = 0
+  }
+  enum Action: Sendable, Equatable { case bump }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
+    state.value &+= 1
+    return .none
+  }
+}
+
+struct LevelOne: ActionReducer {
+  struct State: Equatable, Sendable {
+    var label = ""
+    var counter = LevelCounter.State()
+  }
+  enum Action: Sendable, Equatable {
+    case rename(String)
+    case counter(LevelCounter.Action)
+  }
+
+  static let counterCase = ActionCase<Action, LevelCounter.Action>({ .counter($0) }) {
+    if case .counter(let action) = $0 { action } else { nil }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
+    if case .rename(let label) = action { state.label = label }
+    return .none
+  }
+
+  static var composed: Composed<LevelOne> {
+    LevelOne().embed(LevelCounter(), state: \.counter, action: counterCase)
+  }
+}
+
+struct LevelTwo: ActionReducer {
+  struct State: Equatable, Sendable {
+    var flag = false
+    var one = LevelOne.State()
+  }
+  enum Action: Sendable, Equatable {
+    case toggle
+    case one(LevelOne.Action)
+  }
+
+  static let oneCase = ActionCase<Action, LevelOne.Action>({ .one($0) }) {
+    if case .one(let action) = $0 { action } else { nil }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
+    if case .toggle = action { state.flag.toggle() }
+    return .none
+  }
+}
+
+struct OptionalCounterParent: ActionReducer {
+  struct State: Equatable, Sendable {
+    var label = ""
+    var counter: LevelCounter.State? = LevelCounter.State()
+  }
+  enum Action: Sendable, Equatable {
+    case rename(String)
+    case counter(LevelCounter.Action)
+  }
+
+  static let counterCase = ActionCase<Action, LevelCounter.Action>({ .counter($0) }) {
+    if case .counter(let action) = $0 { action } else { nil }
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
+    if case .rename(let label) = action { state.label = label }
+    return .none
+  }
+}
+
+extension Scenario {
+  /// 13. `embed` and `ifLet` (issue 23 item 2): each level of composition
+  /// adds at most a plain send's cost, so a child's action sent through k
+  /// levels costs at most (k + 1)× the same action sent to the child's own
+  /// store.
+  static var compositionLevels: Scenario {
+    let levels: [(name: String, depth: Int, make: () -> Workload)] = [
+      ("embed, one level", 1, {
+        let store = ActionStore(initialState: LevelOne.State(), reducer: LevelOne.composed)
+        return Workload(keepAlive: [store]) { iterations in
+          for _ in 0..<iterations { store.send(.counter(.bump)) }
+        }
+      }),
+      ("embed, two levels", 2, {
+        let store = ActionStore(
+          initialState: LevelTwo.State(),
+          reducer: LevelTwo().embed(LevelOne.composed, state: \.one, action: LevelTwo.oneCase))
+        return Workload(keepAlive: [store]) { iterations in
+          for _ in 0..<iterations { store.send(.one(.counter(.bump))) }
+        }
+      }),
+      ("ifLet, one level", 1, {
+        let store = ActionStore(
+          initialState: OptionalCounterParent.State(),
+          reducer: OptionalCounterParent().ifLet(
+            \.counter, action: OptionalCounterParent.counterCase, then: LevelCounter()))
+        return Workload(keepAlive: [store]) { iterations in
+          for _ in 0..<iterations { store.send(.counter(.bump)) }
+        }
+      }),
+    ]
+    let cases = levels.map { level in
+      BenchmarkCase(
+        name: "\(level.name): the child's action, vs the child's own store",
+        library: level.make,
+        baseline: {
+          let store = ActionStore(initialState: LevelCounter.State(), reducer: LevelCounter())
+          return Workload(keepAlive: [store]) { iterations in
+            for _ in 0..<iterations { store.send(.bump) }
+          }
+        })
+    }
+    return Scenario(
+      number: 13, title: "embed and ifLet levels (issue 23)", cases: cases,
+      targets: { results in
+        levels.map { level in
+          .atMost(
+            "\(level.name): at most \(level.depth + 1)× the child's own store (each level adds at most a plain send)",
+            results.cases.first { $0.name.hasPrefix("\(level.name):") }?.ratio,
+            limit: Double(level.depth + 1), format: Formatting.ratio)
+        }
+      })
+  }
+}
