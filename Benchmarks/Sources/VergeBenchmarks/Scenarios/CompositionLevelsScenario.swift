@@ -1,31 +1,19 @@
 import VergeNeue
 
-// Scenario 13's features: a counter, embedded one and two levels deep, and
-// kept optional under an `ifLet`.
-
-struct LevelCounter: ActionReducer {
-  struct State: Equatable, Sendable {
-    var value = 0
-  }
-  enum Action: Sendable, Equatable { case bump }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
-    state.value &+= 1
-    return .none
-  }
-}
+// Scenario 13's features: scenario 11's row feature, embedded one and two
+// levels deep, and kept optional under an `ifLet`.
 
 struct LevelOne: ActionReducer {
   struct State: Equatable, Sendable {
     var label = ""
-    var counter = LevelCounter.State()
+    var counter = ListRow(id: 0, value: 0)
   }
   enum Action: Sendable, Equatable {
     case rename(String)
-    case counter(LevelCounter.Action)
+    case counter(BumpRow.Action)
   }
 
-  static let counterCase = ActionCase<Action, LevelCounter.Action>({ .counter($0) }) {
+  static let counterCase = ActionCase<Action, BumpRow.Action>({ .counter($0) }) {
     if case .counter(let action) = $0 { action } else { nil }
   }
 
@@ -35,7 +23,7 @@ struct LevelOne: ActionReducer {
   }
 
   static var composed: Composed<LevelOne> {
-    LevelOne().embed(LevelCounter(), state: \.counter, action: counterCase)
+    LevelOne().embed(BumpRow(), state: \.counter, action: counterCase)
   }
 }
 
@@ -62,14 +50,14 @@ struct LevelTwo: ActionReducer {
 struct OptionalCounterParent: ActionReducer {
   struct State: Equatable, Sendable {
     var label = ""
-    var counter: LevelCounter.State? = LevelCounter.State()
+    var counter: ListRow? = ListRow(id: 0, value: 0)
   }
   enum Action: Sendable, Equatable {
     case rename(String)
-    case counter(LevelCounter.Action)
+    case counter(BumpRow.Action)
   }
 
-  static let counterCase = ActionCase<Action, LevelCounter.Action>({ .counter($0) }) {
+  static let counterCase = ActionCase<Action, BumpRow.Action>({ .counter($0) }) {
     if case .counter(let action) = $0 { action } else { nil }
   }
 
@@ -104,7 +92,7 @@ extension Scenario {
         let store = ActionStore(
           initialState: OptionalCounterParent.State(),
           reducer: OptionalCounterParent().ifLet(
-            \.counter, action: OptionalCounterParent.counterCase, then: LevelCounter()))
+            \.counter, action: OptionalCounterParent.counterCase, then: BumpRow()))
         return Workload(keepAlive: [store]) { iterations in
           for _ in 0..<iterations { store.send(.counter(.bump)) }
         }
@@ -115,7 +103,7 @@ extension Scenario {
         name: "\(level.name): the child's action, vs the child's own store",
         library: level.make,
         baseline: {
-          let store = ActionStore(initialState: LevelCounter.State(), reducer: LevelCounter())
+          let store = ActionStore(initialState: ListRow(id: 0, value: 0), reducer: BumpRow())
           return Workload(keepAlive: [store]) { iterations in
             for _ in 0..<iterations { store.send(.bump) }
           }
