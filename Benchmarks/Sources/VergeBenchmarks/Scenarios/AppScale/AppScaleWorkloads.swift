@@ -57,12 +57,15 @@ private func listState<Rows: AppScaleRows>(_: Rows.Type, count: Int) -> AppList<
 
 // MARK: - (a), (b), (c): actions through forEach
 
-func rowActionThroughForEach<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
+/// Row actions for the rows in a scattered order; with `idsFrom` (scenario
+/// 13), for ids from that one on instead of from 0: past the last row, the
+/// ids of rows the list does not hold.
+func rowActionThroughForEach<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int, idsFrom first: Int = 0) -> Workload {
   let store = ActionStore(initialState: listState(rows, count: count), reducer: Rows.listFeature)
   let walk = RowWalk(count: count)
   return Workload(keepAlive: [store]) { iterations in
     for _ in 0..<iterations {
-      store.send(.row(id: walk.next(), action: .increment))
+      store.send(.row(id: first &+ walk.next(), action: .increment))
     }
   }
 }
