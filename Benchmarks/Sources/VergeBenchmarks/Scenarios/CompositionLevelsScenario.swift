@@ -3,25 +3,34 @@ import VergeNeue
 // Scenario 13's features: scenario 11's row feature, embedded one and two
 // levels deep, and kept optional under an `ifLet`.
 
-struct LevelOne: ActionReducer {
+/// A parent with a label of its own and scenario 11's row as its child:
+/// `LevelOne` embeds the row, `OptionalCounterParent` keeps it optional.
+struct LabelledParent<Counter: Equatable & Sendable>: ActionReducer {
   struct State: Equatable, Sendable {
     var label = ""
-    var counter = ListRow(id: 0, value: 0)
+    var counter: Counter
   }
   enum Action: Sendable, Equatable {
     case rename(String)
     case counter(BumpRow.Action)
   }
 
-  static let counterCase = ActionCase<Action, BumpRow.Action>({ .counter($0) }) {
-    if case .counter(let action) = $0 { action } else { nil }
+  static var counterCase: ActionCase<Action, BumpRow.Action> {
+    ActionCase({ .counter($0) }) {
+      if case .counter(let action) = $0 { action } else { nil }
+    }
   }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
     if case .rename(let label) = action { state.label = label }
     return .none
   }
+}
 
+typealias LevelOne = LabelledParent<ListRow>
+typealias OptionalCounterParent = LabelledParent<ListRow?>
+
+extension LabelledParent where Counter == ListRow {
   static var composed: Composed<LevelOne> {
     LevelOne().embed(BumpRow(), state: \.counter, action: counterCase)
   }
@@ -30,7 +39,7 @@ struct LevelOne: ActionReducer {
 struct LevelTwo: ActionReducer {
   struct State: Equatable, Sendable {
     var flag = false
-    var one = LevelOne.State()
+    var one = LevelOne.State(counter: ListRow(id: 0, value: 0))
   }
   enum Action: Sendable, Equatable {
     case toggle
@@ -43,26 +52,6 @@ struct LevelTwo: ActionReducer {
 
   func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
     if case .toggle = action { state.flag.toggle() }
-    return .none
-  }
-}
-
-struct OptionalCounterParent: ActionReducer {
-  struct State: Equatable, Sendable {
-    var label = ""
-    var counter: ListRow? = ListRow(id: 0, value: 0)
-  }
-  enum Action: Sendable, Equatable {
-    case rename(String)
-    case counter(BumpRow.Action)
-  }
-
-  static let counterCase = ActionCase<Action, BumpRow.Action>({ .counter($0) }) {
-    if case .counter(let action) = $0 { action } else { nil }
-  }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
-    if case .rename(let label) = action { state.label = label }
     return .none
   }
 }
@@ -82,7 +71,7 @@ extension Scenario {
   static var compositionLevels: Scenario {
     let levels: [(name: String, depth: Int, make: () -> Workload)] = [
       ("embed, one level", 1, {
-        let store = ActionStore(initialState: LevelOne.State(), reducer: LevelOne.composed)
+        let store = ActionStore(initialState: LevelOne.State(counter: ListRow(id: 0, value: 0)), reducer: LevelOne.composed)
         return Workload(keepAlive: [store]) { iterations in
           for _ in 0..<iterations { store.send(.counter(.bump)) }
         }
@@ -97,7 +86,7 @@ extension Scenario {
       }),
       ("ifLet, one level", 1, {
         let store = ActionStore(
-          initialState: OptionalCounterParent.State(),
+          initialState: OptionalCounterParent.State(counter: ListRow(id: 0, value: 0)),
           reducer: OptionalCounterParent().ifLet(
             \.counter, action: OptionalCounterParent.counterCase, then: BumpRow()))
         return Workload(keepAlive: [store]) { iterations in
