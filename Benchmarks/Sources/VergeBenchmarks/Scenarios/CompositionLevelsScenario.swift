@@ -62,12 +62,11 @@ extension Scenario {
   /// levels costs at most (k + 1)× the same action sent to the child's own
   /// store.
   ///
-  /// With them, unjudged, `forEach` over 100 and 100,000 rows (scenario 12
-  /// judges it):
-  /// a row's action, and an action for an id the list does not hold, which
-  /// finds no row and writes nothing. The second is what composing costs
-  /// without the row's write, so the two apart are the cost of finding the
-  /// row's place and writing it.
+  /// With them, unjudged (scenario 12 judges it), `forEach` over 100 and
+  /// 100,000 rows: a row's action, and an action for an id the list does not
+  /// hold, which finds no row and writes nothing. The second is what
+  /// composing costs without the row's write, so the two apart are the cost
+  /// of finding the row's place and writing it.
   static var compositionLevels: Scenario {
     let levels: [(name: String, depth: Int, make: () -> Workload)] = [
       ("embed, one level", 1, {
