@@ -104,3 +104,34 @@ final class ReadmeTests: XCTestCase {
     printed.append(items.map { "\($0)" }.joined(separator: " "))
   }
 }
+
+/// README, "Coming from Verge": a Verge view model with a mutable
+/// `subscriptions` set compiles once it is on the main actor.
+extension ReadmeTests {
+  @MainActor final class Label { var text = "" }
+
+  // From the README:
+  @MainActor
+  final class ViewModel: StoreComponentType {
+    struct State: Equatable { var name = "" }
+    let store: DefaultStore = .init(initialState: .init())
+    var subscriptions = Set<VergeAnyCancellable>()
+
+    func start(_ label: Label) {
+      sinkState { state in
+        state.ifChanged(\.name) { name in label.text = name }
+      }
+      .store(in: &subscriptions)
+    }
+  }
+
+  @MainActor
+  func testAVergeViewModelOnTheMainActor() {
+    let label = Label()
+    let model = ViewModel()
+    model.start(label)
+    model.commit { $0.name = "Verge" }
+    XCTAssertEqual(label.text, "Verge")
+    XCTAssertEqual(model.subscriptions.count, 1)
+  }
+}
