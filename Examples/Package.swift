@@ -4,7 +4,8 @@ import PackageDescription
 // The example programs and their tests, in a package of their own so that
 // the library's package declares no executables: a user who depends on Verge
 // keeps the target names `counter` and `comments`. It depends on the library
-// by path and on nothing else.
+// by path and on swift-argument-parser for the programs' options (the library
+// itself depends on nothing).
 let strict: [SwiftSetting] = [
   .swiftLanguageMode(.v6)
 ]
@@ -23,7 +24,8 @@ let package = Package(
     .executable(name: "comments", targets: ["comments"]),
   ],
   dependencies: [
-    .package(name: "Verge", path: "..")
+    .package(name: "Verge", path: ".."),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
   ],
   targets: [
     .executableTarget(
@@ -32,6 +34,7 @@ let package = Package(
         .product(name: "Verge", package: "Verge"),
         .product(name: "VergeNeue", package: "Verge"),
         "ExampleTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "counter", exclude: ["README.md"], swiftSettings: strict),
     .executableTarget(
@@ -41,12 +44,18 @@ let package = Package(
         .product(name: "VergeNeue", package: "Verge"),
         .product(name: "VergeORM", package: "Verge"),
         "ExampleTerminal",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "comments", exclude: ["README.md"], swiftSettings: strict),
     // What both programs share: lines of input read without stdio's locks,
-    // output written at once, and why a `--state-file` path is refused.
+    // output written at once, why a `--state-file` path is refused, and how
+    // a refused command line is told.
     .target(
-      name: "ExampleTerminal", dependencies: [.product(name: "Verge", package: "Verge")],
+      name: "ExampleTerminal",
+      dependencies: [
+        .product(name: "Verge", package: "Verge"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "ExampleTerminal", swiftSettings: strict),
     .testTarget(
       name: "ExamplesTests",

@@ -1,3 +1,6 @@
+import ArgumentParser
+import ExampleTerminal
+
 /// The command line of `comments`.
 struct CommentsOptions: Equatable {
   /// Commands to run without a terminal session; `nil` for interactive.
@@ -42,50 +45,48 @@ struct CommentsOptions: Equatable {
   /// - Throws: `CommentsOptionsError` for an unknown option, a missing value
   ///   or a bad one.
   init(_ arguments: [String]) throws(CommentsOptionsError) {
-    var rest = arguments[...]
-    func value(of option: String) throws(CommentsOptionsError) -> String {
-      guard let value = rest.popFirst() else { throw .missingValue(option) }
-      return value
+    guard let parsed = try CommentsOptionsError.parse(arguments, as: Arguments.self) else {
+      showsHelp = true
+      return
     }
     func number<Number: FixedWidthInteger>(
-      of option: String, in range: ClosedRange<Number>
-    ) throws(CommentsOptionsError) -> Number {
-      let text = try value(of: option)
+      _ text: String?, of option: String, in range: ClosedRange<Number>
+    ) throws(CommentsOptionsError) -> Number? {
+      guard let text else { return nil }
       guard let number = Number(text), range.contains(number) else {
         throw .badValue(option, text, expected: "a whole number from \(range.lowerBound) to \(range.upperBound)")
       }
       return number
     }
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--help", "-h": showsHelp = true
-      case "--script", "-s": script = try value(of: argument)
-      case "--state-file":
-        let path = try value(of: argument)
-        guard !path.isEmpty else { throw .badValue(argument, path, expected: "the path of a file") }
-        stateFile = path
-      case "--seed": seed = try number(of: argument, in: 0...UInt64.max)
-      case "--failure-percent": failurePercent = try number(of: argument, in: 0...100)
-      case "--latency-ms": latencyMilliseconds = try number(of: argument, in: 0...60_000)
-      case "--photos": photoCount = try number(of: argument, in: 0...1_000_000)
-      default: throw .unknown(argument)
-      }
+    script = parsed.script
+    if let path = parsed.stateFile {
+      guard !path.isEmpty else { throw .badValue("--state-file", path, expected: "the path of a file") }
+      stateFile = path
     }
+    seed = try number(parsed.seed, of: "--seed", in: 0...UInt64.max) ?? seed
+    failurePercent = try number(parsed.failurePercent, of: "--failure-percent", in: 0...100) ?? failurePercent
+    latencyMilliseconds = try number(parsed.latency, of: "--latency-ms", in: 0...60_000) ?? latencyMilliseconds
+    photoCount = try number(parsed.photos, of: "--photos", in: 0...1_000_000) ?? photoCount
+  }
+
+  /// The options as swift-argument-parser reads them; `init` checks the
+  /// values. Each takes the next argument whatever it looks like, so a
+  /// script may start with `-`.
+  struct Arguments: ParsableArguments {
+    @Option(name: [.customLong("script"), .customShort("s")], parsing: .unconditional)
+    var script: String?
+    @Option(name: .customLong("state-file"), parsing: .unconditional)
+    var stateFile: String?
+    @Option(name: .customLong("seed"), parsing: .unconditional)
+    var seed: String?
+    @Option(name: .customLong("failure-percent"), parsing: .unconditional)
+    var failurePercent: String?
+    @Option(name: .customLong("latency-ms"), parsing: .unconditional)
+    var latency: String?
+    @Option(name: .customLong("photos"), parsing: .unconditional)
+    var photos: String?
   }
 }
 
 /// Why the command line of `comments` was refused.
-enum CommentsOptionsError: Error, Equatable, CustomStringConvertible {
-  case unknown(String)
-  case missingValue(String)
-  case badValue(String, String, expected: String)
-
-  var description: String {
-    switch self {
-    case .unknown(let argument): return "unknown option '\(argument)'"
-    case .missingValue(let option): return "\(option) needs a value"
-    case .badValue(let option, let value, let expected):
-      return "\(option) '\(value)' is not valid; expected \(expected)"
-    }
-  }
-}
+typealias CommentsOptionsError = ArgumentsError

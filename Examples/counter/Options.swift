@@ -1,3 +1,6 @@
+import ArgumentParser
+import ExampleTerminal
+
 /// The command line of `counter`.
 struct Options: Equatable {
   /// Commands to run without a terminal session; `nil` for interactive.
@@ -37,49 +40,43 @@ struct Options: Equatable {
   /// - Parameter arguments: The arguments.
   /// - Throws: `OptionsError` for an unknown option or a bad value.
   init(_ arguments: [String]) throws(OptionsError) {
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--script", "-s":
-        guard let value = rest.popFirst() else { throw .missingValue(argument) }
-        script = value
-      case "--style":
-        guard let value = rest.popFirst() else { throw .missingValue(argument) }
-        guard let chosen = CounterStyle(rawValue: value) else {
-          throw .badValue(argument, value, expected: "free, method or action")
-        }
-        style = chosen
-      case "--delay-ms":
-        guard let value = rest.popFirst() else { throw .missingValue(argument) }
-        guard let number = Int(value), (0...60_000).contains(number) else {
-          throw .badValue(argument, value, expected: "a whole number from 0 to 60000")
-        }
-        delayMilliseconds = number
-      case "--state-file":
-        guard let value = rest.popFirst() else { throw .missingValue(argument) }
-        guard !value.isEmpty else { throw .badValue(argument, value, expected: "the path of a file") }
-        stateFile = value
-      case "--help", "-h":
-        showsHelp = true
-      default:
-        throw .unknown(argument)
-      }
+    guard let parsed = try OptionsError.parse(arguments, as: Arguments.self) else {
+      showsHelp = true
+      return
     }
+    script = parsed.script
+    if let value = parsed.style {
+      guard let chosen = CounterStyle(rawValue: value) else {
+        throw .badValue("--style", value, expected: "free, method or action")
+      }
+      style = chosen
+    }
+    if let value = parsed.delay {
+      guard let number = Int(value), (0...60_000).contains(number) else {
+        throw .badValue("--delay-ms", value, expected: "a whole number from 0 to 60000")
+      }
+      delayMilliseconds = number
+    }
+    if let value = parsed.stateFile {
+      guard !value.isEmpty else { throw .badValue("--state-file", value, expected: "the path of a file") }
+      stateFile = value
+    }
+  }
+
+  /// The options as swift-argument-parser reads them; `init` checks the
+  /// values. Each takes the next argument whatever it looks like, so a
+  /// script may start with `-`.
+  struct Arguments: ParsableArguments {
+    @Option(name: [.customLong("script"), .customShort("s")], parsing: .unconditional)
+    var script: String?
+    @Option(name: .customLong("style"), parsing: .unconditional)
+    var style: String?
+    @Option(name: .customLong("delay-ms"), parsing: .unconditional)
+    var delay: String?
+    @Option(name: .customLong("state-file"), parsing: .unconditional)
+    var stateFile: String?
   }
 }
 
 /// Why the command line was refused.
-enum OptionsError: Error, Equatable, CustomStringConvertible {
-  case unknown(String)
-  case missingValue(String)
-  case badValue(String, String, expected: String)
-
-  var description: String {
-    switch self {
-    case .unknown(let argument): return "unknown option '\(argument)'"
-    case .missingValue(let option): return "\(option) needs a value"
-    case .badValue(let option, let value, let expected):
-      return "\(option) '\(value)' is not valid; expected \(expected)"
-    }
-  }
-}
+typealias OptionsError = ArgumentsError

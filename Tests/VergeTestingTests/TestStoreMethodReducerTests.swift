@@ -136,7 +136,7 @@ final class TestStoreMethodReducerTests: XCTestCase {
     }
   }
 
-  /// The README's method-reducer snippet, as written there (failures go to
+  /// A method reducer's test as a user writes it (failures go to
   /// `XCTFail`).
   func testTheReadmeSnippet() async throws {
     let store = TestStore(initialState: Album(), reducer: AlbumReducer(api: .stub(["a"])))

@@ -10,7 +10,7 @@ final class ReadmeTests: XCTestCase {
     let log = SharedLock<[String]>([])
     @Sendable func show(_ line: String) { log.withLock { $0.append(line) } }
 
-    // README: "A store and a closure"
+    // README: "Verge: a store and a closure"
     struct Counter: Equatable {
       var count = 0
       var title = "Clicks"
@@ -31,7 +31,7 @@ final class ReadmeTests: XCTestCase {
     store.commit { $0.title = "Taps" }
     print(doubled.value, label.value)  // 2 Taps: 1
 
-    // README: "Async work and async sequences"
+    // README: "Async work, async sequences and Observation"
     store.task(key: TaskKey("refresh"), mode: .dropCurrent) {
       store.commit { $0.count = 10 }
     }
@@ -39,7 +39,7 @@ final class ReadmeTests: XCTestCase {
       if changes.count == 10 { break }
     }
 
-    // README: "Observation" (its `import Observation` is at the top of this file)
+    // README: the same section's Observation snippet (its `import Observation` is at the top of this file)
     withObservationTracking {
       _ = store.state.count
     } onChange: {
@@ -62,7 +62,7 @@ final class ReadmeTests: XCTestCase {
     }
     let logger = Logger()
 
-    // README: "Middleware"
+    // README: "Middleware and persistence"
     let store = Store<Counter, Never>(
       initialState: Counter(),
       middlewares: [.logging { line in logger.info("\(line)") }])
@@ -81,7 +81,7 @@ final class ReadmeTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("settings.json")
 
-    // README: "Persistence"
+    // README: "Middleware and persistence"
     struct AppState: Equatable {
       var settings = Settings()   // Codable
       var session = Session()     // not saved
@@ -102,5 +102,36 @@ final class ReadmeTests: XCTestCase {
   private var printed: [String] = []
   private func print(_ items: Any...) {
     printed.append(items.map { "\($0)" }.joined(separator: " "))
+  }
+}
+
+/// README, "Coming from Verge": a Verge view model with a mutable
+/// `subscriptions` set compiles once it is on the main actor.
+extension ReadmeTests {
+  @MainActor final class Label { var text = "" }
+
+  // From the README:
+  @MainActor
+  final class ViewModel: StoreComponentType {
+    struct State: Equatable { var name = "" }
+    let store: DefaultStore = .init(initialState: .init())
+    var subscriptions = Set<VergeAnyCancellable>()
+
+    func start(_ label: Label) {
+      sinkState { state in
+        state.ifChanged(\.name) { name in label.text = name }
+      }
+      .store(in: &subscriptions)
+    }
+  }
+
+  @MainActor
+  func testAVergeViewModelOnTheMainActor() {
+    let label = Label()
+    let model = ViewModel()
+    model.start(label)
+    model.commit { $0.name = "Verge" }
+    XCTAssertEqual(label.text, "Verge")
+    XCTAssertEqual(model.subscriptions.count, 1)
   }
 }

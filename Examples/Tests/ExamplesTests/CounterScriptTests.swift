@@ -41,6 +41,19 @@ final class CounterScriptTests: XCTestCase {
     }
   }
 
+  func testOptionsTakeTheNextArgumentWhateverItLooksLike() throws {
+    XCTAssertEqual(try Options(["-s", "- - undo"]).script, "- - undo")
+    XCTAssertEqual(try Options(["--script", "--style"]).script, "--style")
+    XCTAssertEqual(try Options(["--style=method"]).style, .method)
+    XCTAssertTrue(try Options(["--help"]).showsHelp)
+    XCTAssertThrowsError(try Options(["-s", "+", "--scrip", "+"])) { error in
+      XCTAssertEqual("\(error)", "unknown option '--scrip'")
+    }
+    XCTAssertThrowsError(try Options(["--style", "free", "-s"])) { error in
+      XCTAssertEqual("\(error)", "-s needs a value")
+    }
+  }
+
   @MainActor
   func testReadmeScriptPrintsOneStatePerLine() async throws {
     let session = CounterSession(delay: {})

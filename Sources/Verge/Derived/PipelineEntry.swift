@@ -11,7 +11,7 @@
 /// The input arrives as a pointer to the source's state where the delivery
 /// holds it, and an output is compared and published from where it is: a
 /// state or output of 64 KiB then costs the update no copy of its own on
-/// the stack (issue 23: a 64 KiB state must work on a 512 KiB thread).
+/// the stack (a 64 KiB state must work on a 512 KiB thread).
 @usableFromInline
 class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry {
   /// The derived value's core; set once, before the entry joins its hub.

@@ -4,7 +4,7 @@
 /// it rather than the states themselves: a state of any size then costs the
 /// queue and the delivery loop one word, and a subscriber receives the
 /// `Changes` stored here without a copy on the delivering thread's stack
-/// (issue 23: a 64 KiB state must work on a 512 KiB thread). The `let` is
+/// (a 64 KiB state must work on a 512 KiB thread). The `let` is
 /// what makes that so also in an unoptimized build: a call can borrow a
 /// class's constant in place, where it copies what an accessor returns.
 @usableFromInline

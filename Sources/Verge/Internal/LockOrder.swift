@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The order in which threads have nested cores' locks, and the trap when a
-/// nesting would close a cycle of it (issue 25).
+/// nesting would close a cycle of it (a cross-store deadlock).
 ///
 /// A core's lock taken while the thread runs another core's commit closure
 /// (`ThreadMarks.closureCore`) is taken nested: the thread holds the outer

@@ -7,7 +7,7 @@ import Foundation
 /// `JSONDecoder` keeps several copies of the value it builds on the stack,
 /// and `JSONEncoder` several of the value it reads: decoding a state of
 /// 64 KiB stored inline takes about 2 MiB of stack, encoding it about
-/// 320 KiB (issue 23). A secondary thread or a Swift concurrency thread on
+/// 320 KiB. A secondary thread or a Swift concurrency thread on
 /// Apple platforms has 512 KiB, so restoring or writing such a state on one
 /// would overflow its stack. The coding runs here instead, on a thread with
 /// `stackSize` bytes, started for the call and ended before it returns.

@@ -168,7 +168,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// (VergeNeue's engines reach the store through the witness of a generic
   /// type): a large state then costs no stack for the temporaries of the
   /// small path, which would otherwise be inlined there at the state's size
-  /// each (issue 23: a 64 KiB state on a 512 KiB thread).
+  /// each (a 64 KiB state must fit a 512 KiB thread).
   ///
   /// - Parameters:
   ///   - trace: Describes the commit to commit middlewares.

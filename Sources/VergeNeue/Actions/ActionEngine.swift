@@ -253,7 +253,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// other modules), where every state-sized temporary takes a slot of its
   /// own on the stack. So the states an observer or middleware sees are
   /// kept on the heap, never in this frame: a 64 KiB state must fit a
-  /// 512 KiB thread (issue 23).
+  /// 512 KiB thread.
   ///
   /// - Parameter after: Receives where the state the reduction produced
   ///   is, for the time of the call; for the middlewares' terminal, which

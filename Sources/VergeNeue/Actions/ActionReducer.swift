@@ -25,7 +25,16 @@
 ///
 /// `reduce` must be synchronous and quick, and touch nothing but `state`;
 /// async work belongs in the returned `Effect`.
-public protocol ActionReducer: Sendable {
+///
+/// `State` and `Action` are its primary associated types, so a function can
+/// return a feature without naming its concrete type:
+///
+/// ```swift
+/// func counter() -> some ActionReducer<CounterFeature.State, CounterFeature.Action> {
+///   CounterFeature(clock: ContinuousClock())
+/// }
+/// ```
+public protocol ActionReducer<State, Action>: Sendable {
   /// The state this reducer changes.
   associatedtype State: Equatable & Sendable
   /// The actions it handles.

@@ -31,8 +31,9 @@
 ///
 /// The reducer is an instance, so tests build it with fakes
 /// (`RootReducer(api: .fake)`). It must be `Sendable`: actions run on any
-/// task.
-public protocol ReducerType: Sendable {
+/// task. `TargetState` is its primary associated type
+/// (`some ReducerType<RootState>`).
+public protocol ReducerType<TargetState>: Sendable {
   /// The state this reducer changes.
   associatedtype TargetState: Equatable & Sendable
   /// The one-off events its actions may send; `Never` by default.

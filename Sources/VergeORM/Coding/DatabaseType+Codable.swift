@@ -6,8 +6,8 @@
 /// Entities are ordered by ID, index entries by key, tables and indexes as
 /// declared: encoding equal databases gives equal bytes (with a
 /// `JSONEncoder` whose `outputFormatting` has `.sortedKeys`, which the
-/// entities' own keys need). Decoding also reads the form VergeORM 0.1.0
-/// wrote, which nested the same contents under the storage property's name
+/// entities' own keys need). Decoding also reads an earlier form of the
+/// encoding, which nested the same contents under the storage property's name
 /// (`{"_backingStorage":{"indexes":...,"tables":...}}`).
 extension DatabaseType {
   /// Encodes the database's tables and indexes.
@@ -19,7 +19,7 @@ extension DatabaseType {
     try _backingStorage.encode(to: encoder)
   }
 
-  /// Decodes a database, in the current form or in 0.1.0's, and checks it
+  /// Decodes a database, in the current form or in the earlier nested one, and checks it
   /// before accepting it.
   ///
   /// - Parameter decoder: The decoder to read from.

@@ -4,7 +4,7 @@
 /// This code runs unspecialized, and an unoptimized build reserves, when a
 /// generic function starts, a stack slot for every state-sized temporary it
 /// has anywhere, also on branches it does not take. A 64 KiB state must fit
-/// a 512 KiB thread (issue 23) with room left for the state's own `==`, so
+/// a 512 KiB thread with room left for the state's own `==`, so
 /// the functions on a passing step's path hold no state-sized temporary:
 /// the expected state is drafted on the heap beside a copy of the actual
 /// one, the states are compared where they are (see ``StatePair``), and the

@@ -5,8 +5,7 @@
 /// that takes a change from them and its assertion hold no state-sized
 /// value on the stack: this code runs unspecialized, and in an unoptimized
 /// build every state-sized temporary takes a slot of its own, yet a 64 KiB
-/// state must fit a 512 KiB thread with room left for the state's own `==`
-/// (issue 23).
+/// state must fit a 512 KiB thread with room left for the state's own `==`.
 ///
 /// `@unchecked Sendable`: the states are written once, in `init`, and only
 /// read afterwards; `State` is `Sendable`.

@@ -11,7 +11,7 @@ struct BenchmarkCase {
   let baseline: () -> Workload
 }
 
-/// A numbered scenario of the issue: its cases and how its targets are judged.
+/// A numbered scenario of the suite: its cases and how its targets are judged.
 struct Scenario {
   let number: Int
   let title: String
@@ -83,7 +83,7 @@ struct ScenarioResults {
   }
 }
 
-/// Whether one target of the issue is met, and by how much.
+/// Whether one performance target is met, and by how much.
 struct TargetVerdict {
   enum Outcome: String {
     case met = "met"

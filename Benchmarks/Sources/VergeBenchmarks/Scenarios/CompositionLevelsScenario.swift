@@ -57,7 +57,7 @@ struct LevelTwo: ActionReducer {
 }
 
 extension Scenario {
-  /// 13. `embed` and `ifLet` (issue 23 item 2): each level of composition
+  /// 13. `embed` and `ifLet`: each level of composition
   /// adds at most a plain send's cost, so a child's action sent through k
   /// levels costs at most (k + 1)× the same action sent to the child's own
   /// store.
@@ -117,7 +117,7 @@ extension Scenario {
       ]
     }
     return Scenario(
-      number: 13, title: "embed and ifLet levels, and forEach (issue 23)", cases: levelCases + forEachCases,
+      number: 13, title: "embed and ifLet levels, and forEach", cases: levelCases + forEachCases,
       targets: { results in
         levels.map { level in
           .atMost(

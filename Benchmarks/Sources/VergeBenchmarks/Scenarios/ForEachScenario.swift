@@ -36,7 +36,7 @@ struct BumpList: ActionReducer {
 }
 
 extension Scenario {
-  /// 11. `forEach` over an `IdentifiedArray` (issue 23 item 2): a row action
+  /// 11. `forEach` over an `IdentifiedArray`: a row action
   /// and an unrelated action at 100 and 100,000 rows.
   static var forEachRows: Scenario {
     let sizes = [100, 100_000]
@@ -53,7 +53,7 @@ extension Scenario {
       ]
     }
     return Scenario(
-      number: 11, title: "forEach over an IdentifiedArray (issue 23)", cases: cases,
+      number: 11, title: "forEach over an IdentifiedArray", cases: cases,
       targets: { results in
         ["row action through forEach", "unrelated action"].map { operation in
           // Judged on instructions, as scenario 10's growth targets are.

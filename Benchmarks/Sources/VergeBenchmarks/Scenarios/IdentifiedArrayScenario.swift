@@ -13,7 +13,7 @@ final class Box<Value> {
 }
 
 extension Scenario {
-  /// 10. `IdentifiedArray` (issue 23) against a plain `[ListRow]` and a
+  /// 10. `IdentifiedArray` against a plain `[ListRow]` and a
   /// `[Int: ListRow]` `Dictionary` of the same rows, at 100 and 100,000 rows.
   static var identifiedArray: Scenario {
     let sizes = [100, 100_000]
@@ -45,7 +45,7 @@ extension Scenario {
       ]
     }
     return Scenario(
-      number: 10, title: "IdentifiedArray against Array and Dictionary (issue 23)", cases: cases,
+      number: 10, title: "IdentifiedArray against Array and Dictionary", cases: cases,
       targets: { identifiedArrayTargets($0, small: sizes[0], large: sizes[1]) })
   }
 }

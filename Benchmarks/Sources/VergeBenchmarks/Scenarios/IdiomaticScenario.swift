@@ -13,7 +13,7 @@ struct ValuesState: Equatable, Sendable {
 private let selectorCount = 100
 /// The array of scenario 8's whole-state subscriber case.
 private let largeCount = 1_000_000
-/// Scenario 8's VergeORM sizes (issue 15's table).
+/// Scenario 8's VergeORM sizes.
 private let ormBatch = 10_000
 private let ormTable = 100_000
 
@@ -31,17 +31,17 @@ private enum IdiomaticCase {
   static let send = "S7 ActionStore.send(.increment), no subscriber"
   static let insert = "S8a VergeORM insert 10,000 in one batch vs Dictionary"
   static let find = "S8c VergeORM find by ID in 100,000 vs Dictionary"
-  static let scope = "scoped store commit vs root Store.commit (issue 16)"
+  static let scope = "scoped store commit vs root Store.commit"
 }
 
 extension Scenario {
-  /// 8. The forms that users write (issue 15): the seeds' `sinkState`,
+  /// 8. The forms that users write: the seeds' `sinkState`,
   /// `ifChanged` and `.select` forms, `ActionStore.send` without
   /// middlewares, VergeORM batches and look-ups, and a scoped store's commit.
   static var idiomatic: Scenario {
     Scenario(
       number: 8,
-      title: "The forms users write (issue 15)",
+      title: "The forms users write",
       cases: [
         BenchmarkCase(
           name: IdiomaticCase.commitOneSubscriber,
@@ -280,7 +280,7 @@ struct ParentState: Equatable, Sendable {
   var title = "parent"
 }
 
-/// A scoped store on a stored property, with no subscriber; issue 16 wants
+/// A scoped store on a stored property, with no subscriber; the target is
 /// its commit within 2× a root commit of the same change.
 private func scopedCommit() -> Workload {
   let store = Store<ParentState, Never>(initialState: ParentState())

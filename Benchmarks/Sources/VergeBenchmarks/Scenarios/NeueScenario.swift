@@ -56,7 +56,7 @@ extension Scenario {
           name: "method-reducer commit",
           library: { reducerCommit() },
           baseline: { baselineCounter() }),
-        // The issue compares this one with a bare core commit, not with the
+        // The target compares this one with a bare core commit, not with the
         // baseline store: the baseline side here is `Store.commit`.
         BenchmarkCase(
           name: "send(.increment) through 3 middlewares vs core Store.commit",

@@ -15,7 +15,7 @@ extension Scenario {
           library: { testStoreRoundTrip() },
           baseline: { actionStoreRoundTrip() })
       ],
-      // The issue sets no target here; the ratio is reported.
+      // No target here; the ratio is reported.
       targets: { _ in [] })
   }
 }

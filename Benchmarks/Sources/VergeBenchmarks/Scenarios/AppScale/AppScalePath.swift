@@ -1,4 +1,4 @@
-/// One operation of the app-scale scenario (issue 23), measured at each
+/// One operation of the app-scale scenario, measured at each
 /// number of rows.
 enum AppScalePath: CaseIterable {
   case rowAction

@@ -1,7 +1,7 @@
 import Verge
 import VergeNeue
 
-/// The rows in an identified collection, as issue 23 recommends: a row is
+/// The rows in an identified collection, as the Large states article recommends: a row is
 /// read and written by its id (`rows[id: k]`), in O(log n) also while an
 /// older copy is held, and `forEach` composes the list feature.
 extension IdentifiedArray: AppScaleRows where ID == Int, Element == AppRow {

@@ -41,7 +41,7 @@ func appScaleCaseName(_ path: AppScalePath, form: String, count: Int) -> String 
 }
 
 extension Scenario {
-  /// 12. App scale (issue 23): every operation of an app with a list of
+  /// 12. App scale: every operation of an app with a list of
   /// rows, from 100 to 100,000 rows, on a plain array and on an identified
   /// collection; the targets are a growth of at most 1.3× from the smallest
   /// to the largest size on every path, a row action through the list
