@@ -44,9 +44,10 @@ let package = Package(
       ],
       path: "comments", exclude: ["README.md"], swiftSettings: strict),
     // What both programs share: lines of input read without stdio's locks,
-    // output written at once, and why a `--state-file` path is refused.
+    // output written at once, why a `--state-file` path is refused, and `--trace`.
     .target(
-      name: "ExampleTerminal", dependencies: [.product(name: "Verge", package: "Verge")],
+      name: "ExampleTerminal",
+      dependencies: [.product(name: "Verge", package: "Verge"), .product(name: "VergeNeue", package: "Verge")],
       path: "ExampleTerminal", swiftSettings: strict),
     .testTarget(
       name: "ExamplesTests",

@@ -12,12 +12,15 @@ struct CommentsOptions: Equatable {
   var photoCount = 3
   /// The file that keeps the gallery between runs; `nil` keeps nothing.
   var stateFile: String?
+  /// The trace file (`--trace`); `nil` traces nothing.
+  var tracePath: String?
   /// Whether to print the usage and leave.
   var showsHelp = false
 
   static let usage = """
     usage: comments [--seed N] [--failure-percent N] [--latency-ms N]
                     [--photos N] [--script "CMD; CMD"] [--state-file PATH]
+                    [--trace FILE]
 
     Photos, authors and comments held normalized in VergeORM, loaded from a
     simulated server with latency and seeded failures (the same seed gives the
@@ -31,6 +34,11 @@ struct CommentsOptions: Equatable {
     server starts from it too. A damaged file, or one from a newer version, is
     moved aside (the message says where) and the gallery starts empty.
     PATH's directory must exist.
+
+    With --trace FILE a trace of the store is written to FILE (each action
+    with its cause and state diff, each request's effect from start to end,
+    activities), and at the end a timeline page beside it: FILE with the
+    extension .html.
 
     commands:
     \(GalleryCommand.helpText)
@@ -64,6 +72,10 @@ struct CommentsOptions: Equatable {
         let path = try value(of: argument)
         guard !path.isEmpty else { throw .badValue(argument, path, expected: "the path of a file") }
         stateFile = path
+      case "--trace":
+        let path = try value(of: argument)
+        guard !path.isEmpty else { throw .badValue(argument, path, expected: "the path of a file") }
+        tracePath = path
       case "--seed": seed = try number(of: argument, in: 0...UInt64.max)
       case "--failure-percent": failurePercent = try number(of: argument, in: 0...100)
       case "--latency-ms": latencyMilliseconds = try number(of: argument, in: 0...60_000)

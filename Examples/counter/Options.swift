@@ -8,12 +8,14 @@ struct Options: Equatable {
   var delayMilliseconds = 1_000
   /// The file that keeps the counts between runs; `nil` keeps nothing.
   var stateFile: String?
+  /// The trace file (`--trace`); `nil` traces nothing.
+  var tracePath: String?
   /// Whether to print the usage and leave.
   var showsHelp = false
 
   static let usage = """
     usage: counter [--style free|method|action] [--delay-ms N] [--script "COMMANDS"]
-                   [--state-file PATH]
+                   [--state-file PATH] [--trace FILE]
 
     The same counter written three ways with Verge: free commits on a Store,
     a method reducer, and an enum-action reducer with a cancellable effect.
@@ -27,6 +29,10 @@ struct Options: Equatable {
     and pending "later" adds are not saved. A damaged file, or one from a newer
     version, is moved aside (the message says where) and the counts start at 0.
     PATH's directory must exist.
+
+    With --trace FILE a trace of the starting style's store is written to
+    FILE (its actions, effects and commits with their state diffs), and at
+    the end a timeline page beside it: FILE with the extension .html.
 
     commands:
     \(Command.helpText)
@@ -59,6 +65,10 @@ struct Options: Equatable {
         guard let value = rest.popFirst() else { throw .missingValue(argument) }
         guard !value.isEmpty else { throw .badValue(argument, value, expected: "the path of a file") }
         stateFile = value
+      case "--trace":
+        guard let value = rest.popFirst() else { throw .missingValue(argument) }
+        guard !value.isEmpty else { throw .badValue(argument, value, expected: "the path of a file") }
+        tracePath = value
       case "--help", "-h":
         showsHelp = true
       default:
