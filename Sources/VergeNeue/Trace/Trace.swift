@@ -5,7 +5,7 @@ import Foundation
 /// timeline page (`TraceViewer`) or a replay.
 ///
 /// ```swift
-/// let trace = try Trace(store, writingTo: URL(fileURLWithPath: "session.trace.jsonl"))
+/// let trace = try Trace(store, writingTo: traceURL)
 /// store.send(.refresh)
 /// // …
 /// try await trace.finish()
