@@ -66,7 +66,7 @@ main { display: grid; grid-template-columns: minmax(480px, 3fr) minmax(300px, 2f
 .bar { position: absolute; top: 7px; height: 9px; min-width: 3px; border-radius: 3px; background: var(--ok); opacity: .85; }
 .bar.failed { background: var(--fail); }
 .bar.cancelled { background: repeating-linear-gradient(135deg, var(--cancel) 0 4px, transparent 4px 7px);
-  border: 1px solid var(--cancel); }
+  border: 1px solid var(--cancel); min-width: 10px; }
 .bar.running { background: var(--muted); opacity: .5; }
 .bar.cancelled::after { content: "\2715"; position: absolute; right: -11px; top: -4px; font-size: 10px; color: var(--cancel); }
 #detail { overflow: auto; padding: 12px 16px; min-height: 0; }
