@@ -48,12 +48,13 @@ let package = Package(
       ],
       path: "comments", exclude: ["README.md"], swiftSettings: strict),
     // What both programs share: lines of input read without stdio's locks,
-    // output written at once, why a `--state-file` path is refused, and how
-    // a refused command line is told.
+    // output written at once, why a `--state-file` path is refused, how
+    // a refused command line is told, and `--trace`.
     .target(
       name: "ExampleTerminal",
       dependencies: [
         .product(name: "Verge", package: "Verge"),
+        .product(name: "VergeNeue", package: "Verge"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "ExampleTerminal", swiftSettings: strict),

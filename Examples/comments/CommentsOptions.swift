@@ -15,12 +15,15 @@ struct CommentsOptions: Equatable {
   var photoCount = 3
   /// The file that keeps the gallery between runs; `nil` keeps nothing.
   var stateFile: String?
+  /// The trace file (`--trace`); `nil` traces nothing.
+  var tracePath: String?
   /// Whether to print the usage and leave.
   var showsHelp = false
 
   static let usage = """
     usage: comments [--seed N] [--failure-percent N] [--latency-ms N]
                     [--photos N] [--script "CMD; CMD"] [--state-file PATH]
+                    [--trace FILE]
 
     Photos, authors and comments held normalized in VergeORM, loaded from a
     simulated server with latency and seeded failures (the same seed gives the
@@ -34,6 +37,11 @@ struct CommentsOptions: Equatable {
     server starts from it too. A damaged file, or one from a newer version, is
     moved aside (the message says where) and the gallery starts empty.
     PATH's directory must exist.
+
+    With --trace FILE a trace of the store is written to FILE (each action
+    with its cause and state diff, each request's effect from start to end,
+    activities), and at the end a timeline page beside it: FILE with the
+    extension .html.
 
     commands:
     \(GalleryCommand.helpText)
@@ -63,6 +71,10 @@ struct CommentsOptions: Equatable {
       guard !path.isEmpty else { throw .badValue("--state-file", path, expected: "the path of a file") }
       stateFile = path
     }
+    if let path = parsed.trace {
+      guard !path.isEmpty else { throw .badValue("--trace", path, expected: "the path of a file") }
+      tracePath = path
+    }
     seed = try number(parsed.seed, of: "--seed", in: 0...UInt64.max) ?? seed
     failurePercent = try number(parsed.failurePercent, of: "--failure-percent", in: 0...100) ?? failurePercent
     latencyMilliseconds = try number(parsed.latency, of: "--latency-ms", in: 0...60_000) ?? latencyMilliseconds
@@ -77,6 +89,8 @@ struct CommentsOptions: Equatable {
     var script: String?
     @Option(name: .customLong("state-file"), parsing: .unconditional)
     var stateFile: String?
+    @Option(name: .customLong("trace"), parsing: .unconditional)
+    var trace: String?
     @Option(name: .customLong("seed"), parsing: .unconditional)
     var seed: String?
     @Option(name: .customLong("failure-percent"), parsing: .unconditional)

@@ -1,5 +1,6 @@
 import ExampleTerminal
 import Foundation
+import VergeNeue
 
 /// Runs `comments`: options, then the scripted or the interactive mode.
 @MainActor
@@ -47,10 +48,21 @@ enum CommentsShell {
       }
     }
     if let refusal = stateFile?.refusal { output.error("comments: \(refusal)") }
+    var trace: ExampleTrace?
+    if let path = options.tracePath {
+      trace = ExampleTrace.start(path: path, program: "comments", output: output) { url throws(TraceError) in
+        try Trace(session.store, writingTo: url)
+      }
+      if trace == nil { return 1 }
+    }
     if let commands {
       for line in await scriptLines(commands, in: session) { output.line(line) }
     } else {
       await runInteractive(session)
+    }
+    if let trace {
+      await session.store.waitUntilIdle()
+      if await trace.finish(program: "comments", output: output) != 0 { return 1 }
     }
     guard let stateFile else { return 0 }
     do {

@@ -11,12 +11,14 @@ struct Options: Equatable {
   var delayMilliseconds = 1_000
   /// The file that keeps the counts between runs; `nil` keeps nothing.
   var stateFile: String?
+  /// The trace file (`--trace`); `nil` traces nothing.
+  var tracePath: String?
   /// Whether to print the usage and leave.
   var showsHelp = false
 
   static let usage = """
     usage: counter [--style free|method|action] [--delay-ms N] [--script "COMMANDS"]
-                   [--state-file PATH]
+                   [--state-file PATH] [--trace FILE]
 
     The same counter written three ways with Verge: free commits on a Store,
     a method reducer, and an enum-action reducer with a cancellable effect.
@@ -30,6 +32,10 @@ struct Options: Equatable {
     and pending "later" adds are not saved. A damaged file, or one from a newer
     version, is moved aside (the message says where) and the counts start at 0.
     PATH's directory must exist.
+
+    With --trace FILE a trace of the starting style's store is written to
+    FILE (its actions, effects and commits with their state diffs), and at
+    the end a timeline page beside it: FILE with the extension .html.
 
     commands:
     \(Command.helpText)
@@ -61,6 +67,10 @@ struct Options: Equatable {
       guard !value.isEmpty else { throw .badValue("--state-file", value, expected: "the path of a file") }
       stateFile = value
     }
+    if let value = parsed.trace {
+      guard !value.isEmpty else { throw .badValue("--trace", value, expected: "the path of a file") }
+      tracePath = value
+    }
   }
 
   /// The options as swift-argument-parser reads them; `init` checks the
@@ -75,6 +85,8 @@ struct Options: Equatable {
     var delay: String?
     @Option(name: .customLong("state-file"), parsing: .unconditional)
     var stateFile: String?
+    @Option(name: .customLong("trace"), parsing: .unconditional)
+    var trace: String?
   }
 }
 

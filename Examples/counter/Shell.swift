@@ -1,6 +1,7 @@
 import Dispatch
 import ExampleTerminal
 import Foundation
+import VergeNeue
 
 /// Runs `counter`: parses the command line, then the scripted or the
 /// interactive mode. Everything it prints goes through here.
@@ -50,12 +51,18 @@ enum Shell {
       try await Task.sleep(for: .milliseconds(milliseconds))
     }
     stateFile?.follow(session)
+    var trace: ExampleTrace?
+    if let path = options.tracePath {
+      trace = ExampleTrace.start(path: path, program: "counter", output: output) { url throws(TraceError) in try session.trace(to: url) }
+      if trace == nil { return 1 }
+    }
     if let commands {
       for line in await scriptLines(commands, in: session) { output.line(line) }
     } else {
       await runInteractive(session, message: stateFile?.refusal)
     }
-    return await save(stateFile, output: output)
+    let traced = await trace?.finish(program: "counter", output: output) ?? 0
+    return max(await save(stateFile, output: output), traced)
   }
 
   /// Writes the counts to the state file, if there is one, before leaving.

@@ -71,6 +71,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()
   @usableFromInline let lifecycle = Observers<ActionLifecycleEvent<Feature.Action, Feature.State>>()
+  /// Sees, for a `Trace`, how long each observed reduction took and which
+  /// effect tasks ended after being cancelled; see `TraceHooks`.
+  let traceHooks = TraceHooks()
   @usableFromInline let inFlight = InFlight()
   /// Set while a thread reduces; see the type's discussion.
   @usableFromInline let draining = Atomic<Bool>(false)
@@ -277,11 +280,13 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         states.deinitialize(count: 2)
         states.deallocate()
       }
+      let started = traceHooks.now()
       access.write(trace()) { state in
         states.initialize(from: &state, count: 1)
         effect = feature.reduce(into: &state, action: action)
         (states + 1).initialize(from: &state, count: 1)
       }
+      traceHooks.reduced(since: started)
       after?(states + 1)
       observers.emit(.reduced(action, before: states[0], after: states[1], origin: cause.origin))
       lifecycle.emit(.reduced(action, before: states[0], after: states[1], cause: cause))
@@ -366,7 +371,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
             self.onEffectError(EffectFailure(error: error, action: origin, fileID: run.fileID, line: run.line))
           }
         }
-        self?.finished(effect: id, error: failure)
+        self?.finished(effect: id, error: failure, cancelled: Task.isCancelled)
       }
       effects.running[id] = Running(ids: run.ids, task: task)
       for effectID in run.ids { effects.byID[effectID, default: []].insert(id) }
@@ -374,9 +379,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     }
   }
 
-  private func finished(effect id: UInt64, error: (any Error)?) {
+  private func finished(effect id: UInt64, error: (any Error)?, cancelled: Bool) {
     let removed = effects.withLock { $0.remove(id) }
     guard removed else { return }
+    if cancelled { traceHooks.cancelled(EffectRunID(rawValue: id)) }
     lifecycle.emit(.effectFinished(EffectRunID(rawValue: id), error: error))
     inFlight.end()
   }

@@ -1,12 +1,12 @@
-/// Renders values compactly for failure messages: strings quoted, enum
+/// Renders values compactly for test failures and traces: strings quoted, enum
 /// cases as `.name(payload)`, structs as `Type(field: value)`, collections
 /// in brackets. Sets and dictionaries are sorted so the text is stable.
-enum ValueRenderer {
+package enum ValueRenderer {
   /// Deeper values are shown as `…`.
-  static let maximumDepth = 8
+  package static let maximumDepth = 8
 
   /// A one-line rendering of `value`.
-  static func render(_ value: Any, depth: Int = 0) -> String {
+  package static func render(_ value: Any, depth: Int = 0) -> String {
     if let text = value as? String { return text.debugDescription }
     if let character = value as? Character { return String(character).debugDescription }
     guard depth < maximumDepth else { return "…" }
@@ -54,13 +54,13 @@ enum ValueRenderer {
 
   /// The case name of an enum value, or `nil` when `value` is not an enum
   /// with a payload (payload-free cases are compared by their rendering).
-  static func caseName(of mirror: Mirror) -> String? {
+  package static func caseName(of mirror: Mirror) -> String? {
     guard mirror.displayStyle == .enum else { return nil }
     return mirror.children.first?.label
   }
 
   /// `key: value` for a dictionary element (reflected as a two-element tuple).
-  static func renderPair(_ element: Any, depth: Int) -> String {
+  package static func renderPair(_ element: Any, depth: Int) -> String {
     let parts = Array(Mirror(reflecting: element).children)
     guard parts.count == 2 else { return render(element, depth: depth) }
     return "\(render(parts[0].value, depth: depth)): \(render(parts[1].value, depth: depth))"

@@ -1,0 +1,51 @@
+@_spi(Internal) import Verge
+import Synchronization
+
+/// What an `ActionEngine` tells a `Trace` beyond its lifecycle events: how
+/// long the last observed reduction took, and which effect tasks ended after
+/// being cancelled (an effect may catch the cancellation and return, so its
+/// `effectFinished` event alone does not say).
+///
+/// With no trace attached it costs a relaxed load per observed reduction
+/// and per ended effect; an unobserved send never reaches it.
+final class TraceHooks: Sendable {
+  private let tracing = Atomic<Bool>(false)
+  /// Nanoseconds the last observed reduction took; written and read by the
+  /// thread holding the engine's `draining` flag, right before its
+  /// lifecycle observers run.
+  private let lastDuration = Atomic<Int64>(0)
+  private let onCancelled = SharedLock<(@Sendable (EffectRunID) -> Void)?>(nil)
+
+  /// Starts reporting; `cancelled` gets each effect ended after a cancel.
+  func begin(cancelled: @escaping @Sendable (EffectRunID) -> Void) {
+    onCancelled.withLock { $0 = cancelled }
+    tracing.store(true, ordering: .relaxed)
+  }
+
+  /// Stops reporting.
+  func end() {
+    tracing.store(false, ordering: .relaxed)
+    onCancelled.withLock { $0 = nil }
+  }
+
+  /// The time now when a trace is attached, else `nil`.
+  func now() -> ContinuousClock.Instant? {
+    tracing.load(ordering: .relaxed) ? .now : nil
+  }
+
+  /// Records the duration of a reduction that began at `started`.
+  func reduced(since started: ContinuousClock.Instant?) {
+    guard let started else { return }
+    let duration = started.duration(to: .now).components
+    lastDuration.store(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000, ordering: .relaxed)
+  }
+
+  /// How long the last observed reduction took, in nanoseconds.
+  var lastReductionNanoseconds: Int64 { lastDuration.load(ordering: .relaxed) }
+
+  /// Reports an effect task that ended after being cancelled.
+  func cancelled(_ run: EffectRunID) {
+    guard tracing.load(ordering: .relaxed) else { return }
+    onCancelled.withLock { $0 }?(run)
+  }
+}
