@@ -27,6 +27,12 @@ struct ThreadMarks {
   /// Cores whose events this thread queued from inside a commit closure;
   /// drained once its last commit closure ends.
   @usableFromInline var deferredCores: [any DeferredDelivery] = []
+  /// The innermost `DependencyFrame` the thread runs inside of: dependency
+  /// values that override, for the time of a call, those of the core whose
+  /// commit closure the thread runs (a child reducer's `dependency(_:_:)`,
+  /// a scope's own values, `withDependencies` inside a reducer). Saved and
+  /// restored around the call; `nil` outside any.
+  @usableFromInline var dependencyFrame: UnsafeRawPointer?
 
   /// Set in `word` while `deferredCores` is not empty.
   @usableFromInline static let deferred = 1 << 62
