@@ -40,11 +40,10 @@ enum DependencyIssue {
   static func reportMissingTestValue<Key: DependencyKey>(_ key: Key.Type) {
     let site = DependencySite.current
     let keyName = String(reflecting: key)
-    let used = site.map { $0.name.isEmpty ? "" : " (@Dependency(\($0.name)))" } ?? ""
-    let property = site.map { " $0." + ($0.name.split(separator: ".").last.map(String.init) ?? "…") + " = …" } ?? " … = …"
+    let property = site.flatMap { propertyName(describedBy: $0.name) } ?? propertyName(guessedFrom: key)
     let message = """
-      The dependency \(keyName)\(used) has no testValue, and a test used it. \
-      Override it where the store is made (withDependencies: {\(property) }), \
+      The dependency `\(property)` (\(keyName)) has no testValue, and a test used it. \
+      Override it where the store is made (withDependencies: { $0.\(property) = … }), \
       or give \(keyName) a testValue.
       """
     if let capture {
@@ -60,5 +59,28 @@ enum DependencyIssue {
     // No VergeTesting in the test process: say so, and stop the test run,
     // which is the failure a test framework would have recorded.
     fatalError("Verge: \(message) (Link VergeTesting into the test target to record this as a test failure.)")
+  }
+
+  /// The property a key path names, from its description
+  /// (`\DependencyValues.apiClient`); `nil` when the description does not
+  /// name it (builds without reflection metadata).
+  static func propertyName(describedBy description: String) -> String? {
+    guard let dot = description.lastIndex(of: ".") else { return nil }
+    let name = description[description.index(after: dot)...]
+    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
+    return String(name)
+  }
+
+  /// The property a key type is usually exposed as: its name without
+  /// `Key`, its leading capitals lowered (`APIClientKey`: `apiClient`).
+  static func propertyName<Key>(guessedFrom key: Key.Type) -> String {
+    var name = String(describing: key)
+    if name.hasSuffix("Key") && name.count > 3 { name.removeLast(3) }
+    let characters = Array(name)
+    var upper = 0
+    while upper < characters.count, characters[upper].isUppercase { upper += 1 }
+    // In `APIClient`, the capital before the first small letter starts a word.
+    let lowered = upper > 1 && upper < characters.count ? upper - 1 : upper
+    return characters.prefix(lowered).map { $0.lowercased() }.joined() + String(characters.dropFirst(lowered))
   }
 }
