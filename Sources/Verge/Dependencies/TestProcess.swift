@@ -8,15 +8,18 @@
   import Bionic
 #endif
 
-/// Tells, once per process, whether tests run in it, by looking for the
-/// test frameworks' entry points among what the process has loaded.
+/// Tells, once per process, whether tests run in it: a test framework is
+/// loaded, and the process is a test runner.
 ///
 /// Both XCTest and Swift Testing are shared libraries (frameworks on Apple
-/// platforms) that a test runner loads and a program does not: finding
-/// `XCTFail` or `Issue.record` by name is a check that needs neither
-/// framework imported here, works the same on Linux and Apple platforms,
-/// and does not depend on how the runner was started (environment
-/// variables, process names).
+/// platforms): finding `XCTFail` or `Issue.record` by name among what the
+/// process has loaded needs neither framework imported here and works the
+/// same on Linux and Apple platforms. A program can link them without
+/// running tests (a benchmark harness that links VergeTesting), so the
+/// process must also be a runner: a SwiftPM test binary (`….xctest`, on
+/// Linux and as the bundle `xctest` loads on macOS), or one Xcode starts
+/// (it sets `XCTestConfigurationFilePath`, `XCTestBundlePath` or
+/// `XCTestSessionIdentifier`).
 enum TestProcess {
   /// The mangled names looked for: `XCTest.XCTFail(_:file:line:)` and
   /// `Testing.Issue.record(_:sourceLocation:)`, stable parts of each
@@ -41,6 +44,16 @@ enum TestProcess {
     #else
       let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
     #endif
-    return symbols.contains { dlsym(everywhere, $0) != nil }
+    return symbols.contains { dlsym(everywhere, $0) != nil } && isTestRunner
+  }
+
+  /// Whether the process was started as a test runner.
+  static var isTestRunner: Bool {
+    let variables = ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"]
+    if variables.contains(where: { getenv($0) != nil }) { return true }
+    return CommandLine.arguments.contains { argument in
+      argument.hasSuffix(".xctest") || argument.hasSuffix(".xctest/") || argument.hasSuffix("/xctest")
+        || argument == "xctest"
+    }
   }
 }
