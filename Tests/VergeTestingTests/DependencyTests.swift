@@ -150,6 +150,31 @@ final class DependencyTests: XCTestCase {
     XCTAssertEqual(store.state.current, ["method", "method"])
   }
 
+  func testAMethodScopeInheritsItsRootsValues() async throws {
+    struct Part: ReducerType {
+      typealias TargetState = [String]
+      @Dependency(\.greeter) var greeter
+
+      func greet() -> Mutation { .init { $0.append(self.greeter.name) } }
+
+      func greetLater() -> Action<Void> {
+        .init { context in
+          await resumeOnAnotherThread()
+          let name = self.greeter.name
+          context.commit { _ in .init { $0.append(name) } }
+        }
+      }
+    }
+    struct Whole: Equatable, Sendable { var part: [String] = [] }
+    struct WholeReducer: ReducerType { typealias TargetState = Whole }
+    let root = ReducerStore(initialState: Whole(), reducer: WholeReducer(), withDependencies: { $0.greeter = .named("root") })
+    let scope = root.scope(\.part, reducer: Part())
+    scope.commit { $0.greet() }
+    try await scope.dispatch { $0.greetLater() }
+    XCTAssertEqual(root.state.current.part, ["root", "root"])
+    XCTAssertEqual(scope.dependencies.greeter, .named("root"))
+  }
+
   func testTheBuiltInsAreControllableInTests() async throws {
     let store = Store<Int, Never>(initialState: 0)
     let uuid = store.dependencies.uuid

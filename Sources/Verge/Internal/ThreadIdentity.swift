@@ -134,8 +134,11 @@ enum ThreadIdentity {
   /// Runs `body` as a commit closure of `core` on the calling thread: a
   /// core that it commits to meanwhile leaves its events for later
   /// (`deferDelivery`), and one whose lock it takes is taken nested.
+  ///
+  /// `Core` is a `DependencyCarrier` (a `StateCore`): `@Dependency` reads
+  /// the closure's core through `closureCore` as one.
   @inlinable @inline(__always)
-  static func asClosure<Core: AnyObject, R, Failure: Error>(
+  static func asClosure<Core: DependencyCarrier, R, Failure: Error>(
     of core: Core, marks: UnsafeMutablePointer<ThreadMarks>, _ body: () throws(Failure) -> R
   ) throws(Failure) -> R {
     let outer = marks.pointee.closureCore
