@@ -205,8 +205,6 @@ final class DependencyTests: XCTestCase {
   }
 
   func testAReportNamesTheDependencysProperty() {
-    XCTAssertEqual(DependencyIssue.propertyName(describedBy: "\\DependencyValues.apiClient"), "apiClient")
-    XCTAssertNil(DependencyIssue.propertyName(describedBy: "\\DependencyValues.<computed 0x01 (Int)>"))
     XCTAssertEqual(DependencyIssue.propertyName(guessedFrom: MeaningKey.self), "meaning")
     enum APIClientKey {}
     XCTAssertEqual(DependencyIssue.propertyName(guessedFrom: APIClientKey.self), "apiClient")

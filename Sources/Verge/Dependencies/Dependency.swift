@@ -13,32 +13,37 @@
 /// `apiClient` reads it when it runs, as the store that started it sees it.
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
-  @usableFromInline let keyPath: KeyPath<DependencyValues, Value> & Sendable
+  /// Reads the dependency: the key path the caller wrote, which Swift
+  /// turns into a function where it is written, so a read does not walk a
+  /// key path at run time.
+  @usableFromInline let get: @Sendable (DependencyValues) -> Value
   @usableFromInline let site: DependencySite
 
   /// Names the dependency to read.
   ///
   /// - Parameters:
-  ///   - keyPath: The dependency's property of `DependencyValues`.
+  ///   - get: The dependency's property of `DependencyValues`, written as
+  ///     a key path (`\.apiClient`).
   ///   - fileID: Where it is used, for a test that fails for want of a
   ///     test value; leave the default.
   ///   - filePath: Likewise.
   ///   - line: Likewise.
   ///   - column: Likewise.
   public init(
-    _ keyPath: KeyPath<DependencyValues, Value> & Sendable,
+    _ get: @escaping @Sendable (DependencyValues) -> Value,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
-    self.keyPath = keyPath
+    self.get = get
     site = DependencySite(fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// The dependency's value in effect now.
+  @inlinable
   public var wrappedValue: Value {
-    DependencyValues.current.read(keyPath, at: site)
+    DependencyValues.current.read(get, at: site)
   }
 }
 
@@ -50,20 +55,30 @@ struct DependencySite: Sendable {
   let filePath: StaticString
   let line: UInt
   let column: UInt
-  /// How the use names the dependency (`\DependencyValues.apiClient`).
-  var name: String = ""
+
+  @usableFromInline
+  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.fileID = fileID
+    self.filePath = filePath
+    self.line = line
+    self.column = column
+  }
 
   /// The use being resolved now, for the report of a missing test value.
   @TaskLocal static var current: DependencySite?
 }
 
 extension DependencyValues {
-  /// Reads `keyPath`, telling a test failure where.
+  /// Reads a dependency with `get`, telling a test failure where.
+  @inlinable
+  func read<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
+    guard context == .test else { return get(self) }
+    return readInTest(get, at: site)
+  }
+
+  /// `read(_:at:)` in a test, where a missing test value is reported.
   @usableFromInline
-  func read<Value>(_ keyPath: KeyPath<DependencyValues, Value>, at site: DependencySite) -> Value {
-    guard context == .test else { return self[keyPath: keyPath] }
-    var site = site
-    site.name = "\(keyPath)"
-    return DependencySite.$current.withValue(site) { self[keyPath: keyPath] }
+  func readInTest<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
+    DependencySite.$current.withValue(site) { get(self) }
   }
 }

@@ -40,7 +40,7 @@ enum DependencyIssue {
   static func reportMissingTestValue<Key: DependencyKey>(_ key: Key.Type) {
     let site = DependencySite.current
     let keyName = String(reflecting: key)
-    let property = site.flatMap { propertyName(describedBy: $0.name) } ?? propertyName(guessedFrom: key)
+    let property = propertyName(guessedFrom: key)
     let message = """
       The dependency `\(property)` (\(keyName)) has no testValue, and a test used it. \
       Override it where the store is made (withDependencies: { $0.\(property) = … }), \
@@ -59,16 +59,6 @@ enum DependencyIssue {
     // No VergeTesting in the test process: say so, and stop the test run,
     // which is the failure a test framework would have recorded.
     fatalError("Verge: \(message) (Link VergeTesting into the test target to record this as a test failure.)")
-  }
-
-  /// The property a key path names, from its description
-  /// (`\DependencyValues.apiClient`); `nil` when the description does not
-  /// name it (builds without reflection metadata).
-  static func propertyName(describedBy description: String) -> String? {
-    guard let dot = description.lastIndex(of: ".") else { return nil }
-    let name = description[description.index(after: dot)...]
-    guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-    return String(name)
   }
 
   /// The property a key type is usually exposed as: its name without

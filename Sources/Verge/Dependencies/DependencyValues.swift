@@ -1,3 +1,4 @@
+import Synchronization
 import VergeThreadLocal
 
 /// The dependencies in effect: one value per `DependencyKey`, each the key's
@@ -25,7 +26,7 @@ import VergeThreadLocal
 /// store's scopes and children), and an override changes the copy alone.
 public struct DependencyValues: Sendable {
   /// The overridden values, by key; few, so a list.
-  @usableFromInline var overrides: [Override] = []
+  @usableFromInline var overrides: [Override]
   /// The defaults resolved so far, shared by the copies.
   @usableFromInline var defaults: ResolvedDefaults
   /// Which of a key's values stand in when it is not overridden.
@@ -39,6 +40,7 @@ public struct DependencyValues: Sendable {
   /// when XCTest or Swift Testing runs in the process, `preview` in an
   /// Xcode preview, `live` otherwise.
   public init() {
+    overrides = []
     context = DependencyContext.process
     defaults = ResolvedDefaults()
   }
@@ -52,7 +54,7 @@ public struct DependencyValues: Sendable {
   /// - Complexity: O(overridden values), plus a short lock the first time
   ///   a default is read.
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
-    get {
+    @inlinable get {
       let id = ObjectIdentifier(key)
       for entry in overrides where entry.id == id {
         return unsafeDowncast(entry.box, to: DependencyBox<Key.Value>.self).value
@@ -124,17 +126,23 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// store, its scopes and its children share them.
 @usableFromInline
 final class ResolvedDefaults: Sendable {
-  private let resolved = SharedLock<[ObjectIdentifier: AnyDependencyBox]>([:])
+  @usableFromInline let resolved = Mutex<[ObjectIdentifier: AnyDependencyBox]>([:])
 
   init() {}
 
   /// The default value of `key` in `context`, resolved now if it was not.
-  @usableFromInline
+  @inlinable
   func value<Key: DependencyKey>(of key: Key.Type, in context: DependencyContext) -> Key.Value {
-    let id = ObjectIdentifier(key)
-    if let box = resolved.withLock({ $0[id] }) {
+    if let box = resolved.withLock({ $0[ObjectIdentifier(key)] }) {
       return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
     }
+    return resolve(key, in: context)
+  }
+
+  /// Resolves the default value of `key` in `context` and keeps it.
+  @usableFromInline
+  func resolve<Key: DependencyKey>(_ key: Key.Type, in context: DependencyContext) -> Key.Value {
+    let id = ObjectIdentifier(key)
     // Resolved outside the lock: a default may read other dependencies.
     let value: Key.Value
     switch context {
