@@ -43,7 +43,7 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// The dependency's value in effect now.
   @inlinable
   public var wrappedValue: Value {
-    DependencyValues.current.read(get, at: site)
+    DependencyValues.readCurrent(get, at: site)
   }
 }
 

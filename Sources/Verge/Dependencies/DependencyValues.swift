@@ -207,6 +207,27 @@ extension DependencyValues {
     return bound ?? DependencyValues()
   }
 
+  /// Reads a dependency with `get` from the values in effect, without
+  /// copying them (a copy retains what they hold) and without retaining
+  /// the store's core, which weak references make costly to retain.
+  @usableFromInline
+  static func readCurrent<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
+    if let raw = verge_thread_marks_get() {
+      let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
+      if let core = marks.pointee.closureCore {
+        if let frame = marks.pointee.dependencyFrame {
+          let frame = frame.assumingMemoryBound(to: DependencyFrame.self)
+          if frame.pointee.core == core { return frame.pointee.values.read(get, at: site) }
+        }
+        let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
+        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.read(get, at: site) }) {
+          return value
+        }
+      }
+    }
+    return (bound ?? DependencyValues()).read(get, at: site)
+  }
+
   /// The values of the store whose commit closure (or reduction) the
   /// calling thread runs, with what a frame overrides; `nil` outside any.
   static var reducing: DependencyValues? {
