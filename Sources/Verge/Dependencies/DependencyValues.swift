@@ -170,12 +170,13 @@ final class ResolvedDefaults: Sendable {
 /// Dependency values that override, for the time of a call on a thread
 /// inside a commit closure, those of the core whose closure it is: kept on
 /// the caller's stack, found through the thread's marks.
+@usableFromInline
 struct DependencyFrame {
   /// The core whose commit closure the frame was made in; the frame
   /// applies to that closure only (not to a commit to another store made
   /// inside it).
-  let core: UnsafeRawPointer
-  let values: DependencyValues
+  @usableFromInline let core: UnsafeRawPointer
+  @usableFromInline let values: DependencyValues
 }
 
 /// The part of a store's core that dependencies are read from: not
@@ -195,7 +196,7 @@ class DependencyCarrier: @unchecked Sendable {
 extension DependencyValues {
   /// The values set by `withDependencies`, and those effects and async
   /// actions run with.
-  @TaskLocal static var bound: DependencyValues?
+  @TaskLocal @usableFromInline static var bound: DependencyValues?
 
   /// The values in effect on the calling thread or task; see
   /// `DependencyValues` for which those are.
@@ -210,7 +211,7 @@ extension DependencyValues {
   /// Reads a dependency with `get` from the values in effect, without
   /// copying them (a copy retains what they hold) and without retaining
   /// the store's core, which weak references make costly to retain.
-  @usableFromInline
+  @inlinable
   static func readCurrent<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
     if let raw = verge_thread_marks_get() {
       let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
