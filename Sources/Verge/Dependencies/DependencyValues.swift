@@ -126,16 +126,22 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// store, its scopes and its children share them.
 @usableFromInline
 final class ResolvedDefaults: Sendable {
-  @usableFromInline let resolved = Mutex<[ObjectIdentifier: AnyDependencyBox]>([:])
+  /// A list rather than a dictionary: an app has a few dozen
+  /// dependencies at most, and comparing identifiers costs less than
+  /// hashing one.
+  @usableFromInline let resolved = Mutex<[DependencyValues.Override]>([])
 
   init() {}
 
   /// The default value of `key` in `context`, resolved now if it was not.
   @inlinable
   func value<Key: DependencyKey>(of key: Key.Type, in context: DependencyContext) -> Key.Value {
-    if let box = resolved.withLock({ $0[ObjectIdentifier(key)] }) {
-      return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
+    let id = ObjectIdentifier(key)
+    let found = resolved.withLock { resolved -> AnyDependencyBox? in
+      for entry in resolved where entry.id == id { return entry.box }
+      return nil
     }
+    if let found { return unsafeDowncast(found, to: DependencyBox<Key.Value>.self).value }
     return resolve(key, in: context)
   }
 
@@ -155,10 +161,10 @@ final class ResolvedDefaults: Sendable {
       value = resolvedValue
       if isMissing { DependencyIssue.reportMissingTestValue(Key.self) }
     }
-    let box = resolved.withLock { resolved in
-      if let first = resolved[id] { return first }
+    let box = resolved.withLock { resolved -> AnyDependencyBox in
+      for entry in resolved where entry.id == id { return entry.box }
       let box = DependencyBox(value)
-      resolved[id] = box
+      resolved.append(DependencyValues.Override(id: id, box: box))
       return box
     }
     return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
