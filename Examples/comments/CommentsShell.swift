@@ -34,9 +34,9 @@ enum CommentsShell {
       }
     }
     let milliseconds = options.latencyMilliseconds
-    let api = FakePhotoAPI(seed: options.seed, failurePercent: options.failurePercent, photoCount: options.photoCount) {
-      try await Task.sleep(for: .milliseconds(milliseconds))
-    }
+    let api = FakePhotoAPI(
+      seed: options.seed, failurePercent: options.failurePercent, photoCount: options.photoCount,
+      latency: clockLatency(.milliseconds(milliseconds)))
     let session = GallerySession(api: api)
     var stateFile: GalleryStateFile?
     if let path = options.stateFile {

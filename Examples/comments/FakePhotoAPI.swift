@@ -3,6 +3,44 @@
 /// Waits for the simulated network; injected so tests never sleep for real.
 typealias Latency = @Sendable () async throws -> Void
 
+/// A latency of `duration` on the `clock` dependency of the store whose
+/// effect makes the request: a program waits on the continuous clock, a
+/// test on the `TestClock` it gives the store (or the one a test process
+/// gets by default), which it advances.
+///
+/// - Parameter duration: How long each request takes.
+/// - Returns: The latency.
+func clockLatency(_ duration: Duration) -> Latency {
+  {
+    @Dependency(\.clock) var clock
+    try await clock.sleep(for: duration)
+  }
+}
+
+/// The simulated server as a dependency: features read it with
+/// `@Dependency(\.photoAPI)`, the program and the tests give the store
+/// theirs (`withDependencies: { $0.photoAPI = api }`).
+enum PhotoAPIKey: DependencyKey {
+  /// The sample gallery with 300 ms requests on the store's clock and no
+  /// failures; the program gives its own, made from its options.
+  static var liveValue: FakePhotoAPI {
+    FakePhotoAPI(seed: 1, failurePercent: 0, latency: clockLatency(.milliseconds(300)))
+  }
+
+  /// A fresh sample gallery per store, answering at once, never failing.
+  static var testValue: FakePhotoAPI {
+    FakePhotoAPI(seed: 1, failurePercent: 0, latency: {})
+  }
+}
+
+extension DependencyValues {
+  /// The simulated photo server.
+  var photoAPI: FakePhotoAPI {
+    get { self[PhotoAPIKey.self] }
+    set { self[PhotoAPIKey.self] = newValue }
+  }
+}
+
 /// What the server sends for a refresh.
 struct GalleryPayload: Sendable, Equatable {
   var photos: [Photo]

@@ -25,12 +25,13 @@ struct GalleryFeature: ActionReducer {
     if case .photo(let id, let action) = $0 { (id, action) } else { nil }
   }
 
-  /// The simulated server.
-  let api: FakePhotoAPI
+  /// The simulated server: the store's (`withDependencies:`).
+  @Dependency(\.photoAPI) var api
 
   /// The gallery with a `PhotoFeature` for each photo: what a store runs.
-  static func composed(api: FakePhotoAPI, me: Author.EntityID) -> Composed<GalleryFeature> {
-    GalleryFeature(api: api).forEach(\.photos, action: photoCase, element: PhotoFeature(api: api, me: me))
+  /// The photos read the store's server too.
+  static func composed(me: Author.EntityID) -> Composed<GalleryFeature> {
+    GalleryFeature().forEach(\.photos, action: photoCase, element: PhotoFeature(me: me))
   }
 
   func reduce(into state: inout GalleryState, action: Action) -> Effect<Action, Activity> {

@@ -110,7 +110,9 @@ final class GallerySession {
 
   /// Creates a session against a simulated server.
   init(api: FakePhotoAPI) {
-    store = ActionStore(initialState: GalleryState(), reducer: GalleryFeature.composed(api: api, me: .init("you")))
+    store = ActionStore(
+      initialState: GalleryState(), reducer: GalleryFeature.composed(me: .init("you")),
+      withDependencies: { $0.photoAPI = api })
     let notices = notices
     activity = store.sinkActivity { activity in
       switch activity {

@@ -31,8 +31,8 @@ struct PhotoFeature: ActionReducer {
     case failed(String)
   }
 
-  /// The simulated server.
-  let api: FakePhotoAPI
+  /// The simulated server: the store's (`withDependencies:`).
+  @Dependency(\.photoAPI) var api
   /// Who posts comments from this session.
   let me: Author.EntityID
 

@@ -18,7 +18,8 @@ final class GalleryFeatureTests: XCTestCase {
   ) -> TestStore<Composed<GalleryFeature>> {
     let api = FakePhotoAPI(seed: 1, failurePercent: failurePercent, latency: latency)
     return TestStore(
-      initialState: initialState, reducer: GalleryFeature.composed(api: api, me: you), reporter: reporter)
+      initialState: initialState, reducer: GalleryFeature.composed(me: you),
+      withDependencies: { $0.photoAPI = api }, reporter: reporter)
   }
 
   /// The sample gallery written out by hand, as the server sends it: the
@@ -62,6 +63,45 @@ final class GalleryFeatureTests: XCTestCase {
     await store.finish()
     XCTAssertEqual(store.state.photos.ids.map(\.raw), ["p1", "p2", "p3"])
     XCTAssertEqual(store.state.photos.map(\.commentIDs.count), [2, 1, 0], "a row per photo with its comments")
+  }
+
+  func testTheServerWaitsOnTheClockTheTestGivesTheStore() async throws {
+    // The program's latency (`clockLatency`) with the store's clock swapped
+    // for a test clock: the refresh waits until the test advances it.
+    let clock = TestClock()
+    let api = FakePhotoAPI(seed: 1, failurePercent: 0, latency: clockLatency(.milliseconds(300)))
+    let store = TestStore(
+      initialState: GalleryState(), reducer: GalleryFeature.composed(me: you),
+      withDependencies: {
+        $0.photoAPI = api
+        $0.clock = clock
+      }, reporter: .xcTest)
+    let expected = loadedState()
+    await store.send(.refresh) { $0.isLoading = true }
+    await clock.waitForSleepers()
+    clock.advance(by: .milliseconds(299))
+    XCTAssertEqual(clock.sleeperCount, 1, "still waiting 1 ms before the answer")
+    clock.advance(by: .milliseconds(1))
+    await store.receive(.loaded(FakePhotoAPI.sample)) {
+      $0.isLoading = false
+      $0.photos = expected.photos
+      $0.database = expected.database
+    }
+    await store.finish()
+  }
+
+  func testAStoreGetsATestServerByDefault() async throws {
+    // Without an override, a test's store gets the key's test value: a
+    // fresh sample gallery that answers at once.
+    let store = TestStore(initialState: GalleryState(), reducer: GalleryFeature.composed(me: you), reporter: .xcTest)
+    let expected = loadedState()
+    await store.send(.refresh) { $0.isLoading = true }
+    await store.receive(.loaded(FakePhotoAPI.sample)) {
+      $0.isLoading = false
+      $0.photos = expected.photos
+      $0.database = expected.database
+    }
+    await store.finish()
   }
 
   func testRefreshClearsAnEarlierError() async throws {

@@ -9,7 +9,9 @@ import VergeORM
 final class GalleryTests: XCTestCase {
   private func makeStore(failurePercent: Int = 0, latency: @escaping comments.Latency = {}) -> ActionStore<Composed<GalleryFeature>> {
     let api = FakePhotoAPI(seed: 1, failurePercent: failurePercent, latency: latency)
-    return ActionStore(initialState: GalleryState(), reducer: GalleryFeature.composed(api: api, me: .init("you")))
+    return ActionStore(
+      initialState: GalleryState(), reducer: GalleryFeature.composed(me: .init("you")),
+      withDependencies: { $0.photoAPI = api })
   }
 
   @MainActor

@@ -22,7 +22,9 @@ import Synchronization
 ///   until its outermost commit closure has ended (`ThreadMarks`).
 /// - Subscriber closures never run under any storage lock.
 @usableFromInline
-final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
+final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @unchecked Sendable {
+  // Sendable as before: every stored property is a `let` of a Sendable
+  // type (locks, atomics), and so is the superclass's one property.
   @usableFromInline typealias Subscriber = CoreSubscriber<Value, Activity>
 
   /// Events in commit order. The first one sits in its own slot: most
@@ -146,10 +148,12 @@ final class StateCore<Value: Sendable, Activity: Sendable>: Sendable {
   init(
     _ value: Value,
     isEqual: @escaping @Sendable (Value, Value) -> Bool,
-    middlewares: [CommitMiddleware<Value>] = []
+    middlewares: [CommitMiddleware<Value>] = [],
+    dependencies: DependencyValues? = nil
   ) {
     storage = LockedBox(Storage(value: value, middlewares: middlewares))
     self.isEqual = isEqual
+    super.init(dependencies: dependencies)
   }
 
   /// Appends a commit middleware; it sees every commit from the next one on.

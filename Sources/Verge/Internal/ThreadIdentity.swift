@@ -27,6 +27,12 @@ struct ThreadMarks {
   /// Cores whose events this thread queued from inside a commit closure;
   /// drained once its last commit closure ends.
   @usableFromInline var deferredCores: [any DeferredDelivery] = []
+  /// The innermost `DependencyFrame` the thread runs inside of: dependency
+  /// values that override, for the time of a call, those of the core whose
+  /// commit closure the thread runs (a child reducer's `dependency(_:_:)`,
+  /// a scope's own values, `withDependencies` inside a reducer). Saved and
+  /// restored around the call; `nil` outside any.
+  @usableFromInline var dependencyFrame: UnsafeRawPointer?
 
   /// Set in `word` while `deferredCores` is not empty.
   @usableFromInline static let deferred = 1 << 62
@@ -128,8 +134,11 @@ enum ThreadIdentity {
   /// Runs `body` as a commit closure of `core` on the calling thread: a
   /// core that it commits to meanwhile leaves its events for later
   /// (`deferDelivery`), and one whose lock it takes is taken nested.
+  ///
+  /// `Core` is a `DependencyCarrier` (a `StateCore`): `@Dependency` reads
+  /// the closure's core through `closureCore` as one.
   @inlinable @inline(__always)
-  static func asClosure<Core: AnyObject, R, Failure: Error>(
+  static func asClosure<Core: DependencyCarrier, R, Failure: Error>(
     of core: Core, marks: UnsafeMutablePointer<ThreadMarks>, _ body: () throws(Failure) -> R
   ) throws(Failure) -> R {
     let outer = marks.pointee.closureCore

@@ -66,6 +66,15 @@ extension ReadableStore {
     }
   }
 
+  /// The store's dependency values (see `Store.dependencies`); a scope's
+  /// are its root's, with what the scope overrides.
+  public var dependencies: DependencyValues {
+    switch storeView.source {
+    case .store(let store): store.dependencies
+    case .fragment(let fragment): fragment.dependencies
+    }
+  }
+
   /// The async work owned by this store (for a scope: by the scope, which
   /// cancels it when it goes away).
   public var taskManager: TaskManager {

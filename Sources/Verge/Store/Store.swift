@@ -38,19 +38,29 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Parameters:
   ///   - initialState: The state the store starts with.
   ///   - middlewares: Hooks that see (and may adjust) every commit, in order.
+  ///   - withDependencies: Overrides some of the dependency values the store
+  ///     takes from where it is made (`DependencyValues.current`); see
+  ///     `dependencies`.
   ///
   /// When `State` adopts ``StateType``, its `reduce(modifying:current:)`
   /// runs on `initialState` first, and then inside every commit, before
   /// `middlewares`.
   @inlinable
-  public init(initialState: State, middlewares: [CommitMiddleware<State>] = []) {
+  public init(
+    initialState: State,
+    middlewares: [CommitMiddleware<State>] = [],
+    withDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) {
+    var dependencies = DependencyValues.current
+    withDependencies(&dependencies)
     let core =
       if let reduce = stateTypeReduceMiddleware(for: State.self) {
-        Self.reducedCore(initialState, middlewares: [reduce] + middlewares)
+        Self.reducedCore(initialState, middlewares: [reduce] + middlewares, dependencies: dependencies)
       } else {
         // The state goes to the core as it came, with no copy of its own: an
         // unoptimized build keeps each copy in a stack slot of its own.
-        StateCore<State, Activity>(initialState, isEqual: { $0 == $1 }, middlewares: middlewares)
+        StateCore<State, Activity>(
+          initialState, isEqual: { $0 == $1 }, middlewares: middlewares, dependencies: dependencies)
       }
     self.core = core
     observation = StateObservation { [weak core] receive in
@@ -61,10 +71,23 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// The core of a state that adopts `StateType`, whose reduce hook runs
   /// on the initial state first, as if it had just been committed.
   @usableFromInline
-  static func reducedCore(_ initialState: State, middlewares: [CommitMiddleware<State>]) -> StateCore<State, Activity> {
+  static func reducedCore(
+    _ initialState: State, middlewares: [CommitMiddleware<State>], dependencies: DependencyValues
+  ) -> StateCore<State, Activity> {
     var reduced = initialState
     reduceInitialState(&reduced)
-    return StateCore(reduced, isEqual: { $0 == $1 }, middlewares: middlewares)
+    return StateCore(reduced, isEqual: { $0 == $1 }, middlewares: middlewares, dependencies: dependencies)
+  }
+
+  /// The store's dependency values: those in effect where it was made, with
+  /// what its `withDependencies:` argument changed.
+  ///
+  /// A view model reads its services here
+  /// (`store.dependencies.apiClient`); its commit closures, and the
+  /// reducers of stores built on it, read the same values through
+  /// `@Dependency`.
+  public var dependencies: DependencyValues {
+    core.dependencies.unsafelyUnwrapped
   }
 
   /// The current state.

@@ -38,6 +38,9 @@ package protocol StoreFragment<State, Activity>: Sendable {
   var followed: Derived<State> { get }
   /// The scope's own async work.
   var taskManager: TaskManager { get }
+  /// The dependency values of the fragment's store (see
+  /// `ReadableStore.dependencies`).
+  var dependencies: DependencyValues { get }
   /// Subscribes to the root's activities of this `Activity` type.
   func sinkActivity(
     queue: DeliveryQueue, isolation: isolated (any Actor)?, _ receive: @escaping (Activity) -> Void

@@ -79,6 +79,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline let draining = Atomic<Bool>(false)
   /// How many actions `pending` holds.
   @usableFromInline let pendingCount = Atomic<Int>(0)
+  /// The values the store's effects run with (the reduction itself reads
+  /// its core's, or what a `dependency(_:_:)` child overrides).
+  let dependencies: DependencyValues
   private let pending = SharedLock<[Queued]>([])
   private let effects = SharedLock(Effects())
 
@@ -87,8 +90,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     access: any FragmentAccess<State>,
     middlewares: [Middleware<Action, State>],
     activitySink: @escaping @Sendable (Feature.Activity) -> Void,
-    onEffectError: @escaping @Sendable (EffectFailure<Feature.Action>) -> Void
+    onEffectError: @escaping @Sendable (EffectFailure<Feature.Action>) -> Void,
+    dependencies: DependencyValues
   ) {
+    self.dependencies = dependencies
     self.feature = feature
     self.access = access
     self.activitySink = activitySink
@@ -358,10 +363,11 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       deliverActivity: { [weak self] activity in self?.deliver(activity, run: runID, origin: origin) })
     // Made under the lock, so `finished` cannot run before it is recorded.
     return effects.withLock { effects in
+      let dependencies = dependencies
       let task = Task(priority: run.priority) { [weak self] in
         var failure: (any Error)?
         do {
-          try await run.operation(send)
+          try await DependencyValues.withValues(dependencies) { try await run.operation(send) }
         } catch is CancellationError {
           failure = CancellationError()
         } catch {

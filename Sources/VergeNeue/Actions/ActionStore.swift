@@ -49,7 +49,10 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   ///
   /// - Parameters:
   ///   - initialState: The state the store starts with.
-  ///   - reducer: The reducer, with its dependencies.
+  ///   - reducer: The reducer.
+  ///   - withDependencies: Overrides some of the dependency values the store
+  ///     takes from where it is made; its reducer, its effects and its
+  ///     scopes read them (see `DependencyValues`).
   ///   - middlewares: The pipeline around every action, in order.
   ///   - commitMiddlewares: Hooks of the core store.
   ///   - onEffectError: Gets each error an effect throws and does not catch
@@ -59,16 +62,19 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   public init(
     initialState: State,
     reducer: Feature,
+    withDependencies: (inout DependencyValues) -> Void = { _ in },
     middlewares: [Middleware<Action, State>] = [],
     commitMiddlewares: [CommitMiddleware<State>] = [],
     onEffectError: @escaping @Sendable (EffectFailure<Action>) -> Void = EffectFailure.log
   ) {
-    let core = Store<State, Activity>(initialState: initialState, middlewares: commitMiddlewares)
+    let core = Store<State, Activity>(
+      initialState: initialState, middlewares: commitMiddlewares, withDependencies: withDependencies)
     self.core = core
     hasCommitMiddlewares = !commitMiddlewares.isEmpty
     engine = ActionEngine(
       feature: reducer, access: StoreAccess(store: core), middlewares: middlewares,
-      activitySink: { [weak core] activity in core?.send(activity) }, onEffectError: onEffectError)
+      activitySink: { [weak core] activity in core?.send(activity) }, onEffectError: onEffectError,
+      dependencies: core.dependencies)
   }
 
   /// The reducer.

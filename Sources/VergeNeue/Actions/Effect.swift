@@ -59,7 +59,7 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
     /// Where the effect was made, for reports of its uncaught error.
     let fileID: StaticString
     let line: UInt
-    let operation: @Sendable (Send<Action, Activity>) async throws -> Void
+    var operation: @Sendable (Send<Action, Activity>) async throws -> Void
 
     init(
       priority: TaskPriority?, ids: [EffectID] = [], cancelInFlight: Bool = false, fileID: StaticString,

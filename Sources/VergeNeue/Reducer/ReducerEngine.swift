@@ -18,6 +18,8 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// For a scope: runs an action's announcement through its root's
   /// pipeline instead of this engine's (empty) one.
   let announce: (@Sendable (ActionInfo) async throws -> Void)?
+  /// The values async actions run with (mutations read their core's).
+  let dependencies: DependencyValues
   @usableFromInline let observers = Observers<ReducerEvent<Reducer.TargetState>>()
   let inFlight = InFlight()
   private let nextActionID = Atomic<UInt64>(0)
@@ -27,8 +29,10 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     middlewares: [Middleware<Message, State>],
     taskManager: TaskManager,
     announce: (@Sendable (ActionInfo) async throws -> Void)? = nil,
-    sendActivity: @escaping @Sendable (Reducer.TargetActivity) -> Void
+    sendActivity: @escaping @Sendable (Reducer.TargetActivity) -> Void,
+    dependencies: DependencyValues
   ) {
+    self.dependencies = dependencies
     self.announce = announce
     self.reducer = reducer
     self.chain = MiddlewareChain(middlewares: middlewares)
@@ -143,7 +147,8 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     }
     observers.emit(.actionStarted(info))
     do {
-      let result = try await action.body(ActionContext(engine: self, access: access, action: info))
+      let context = ActionContext(engine: self, access: access, action: info)
+      let result = try await DependencyValues.withValues(dependencies) { try await action.body(context) }
       observers.emit(.actionFinished(info, error: nil))
       return result
     } catch {

@@ -38,23 +38,28 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ///
   /// - Parameters:
   ///   - initialState: The state the store starts with.
-  ///   - reducer: The reducer, with its dependencies.
+  ///   - reducer: The reducer.
+  ///   - withDependencies: Overrides some of the dependency values the store
+  ///     takes from where it is made; its mutations, its actions and its
+  ///     scopes read them (see `DependencyValues`).
   ///   - middlewares: The pipeline around every mutation and action, in order.
   ///   - commitMiddlewares: Hooks of the core store, which also see free
   ///     commits made on `core`.
   public init(
     initialState: State,
     reducer: Reducer,
+    withDependencies: (inout DependencyValues) -> Void = { _ in },
     middlewares: [Middleware<ReducerMessage<State>, State>] = [],
     commitMiddlewares: [CommitMiddleware<State>] = []
   ) {
-    let core = Store<State, Activity>(initialState: initialState, middlewares: commitMiddlewares)
+    let core = Store<State, Activity>(
+      initialState: initialState, middlewares: commitMiddlewares, withDependencies: withDependencies)
     self.core = core
     hasCommitMiddlewares = !commitMiddlewares.isEmpty
     access = StoreAccess(store: core)
     engine = ReducerEngine(
       reducer: reducer, middlewares: middlewares, taskManager: core.taskManager,
-      sendActivity: { [weak core] activity in core?.send(activity) })
+      sendActivity: { [weak core] activity in core?.send(activity) }, dependencies: core.dependencies)
   }
 
   /// The reducer.

@@ -50,6 +50,8 @@ struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAcc
 /// A root store as its scopes reach it, whatever its state type.
 protocol ScopeRoot: Sendable {
   var version: UInt64 { get }
+  /// The root store's dependency values, which its scopes inherit.
+  var dependencies: DependencyValues { get }
   /// Runs an action's announcement through the root's pipeline and waits
   /// until it lets the action on; `nil` when the root has no pipeline.
   var announce: (@Sendable (ActionInfo) async throws -> Void)? { get }
@@ -109,6 +111,8 @@ struct RootStore<Root: Equatable & Sendable, Activity: Sendable>: ScopeRoot {
   }
 
   var version: UInt64 { store.version }
+
+  var dependencies: DependencyValues { store.dependencies }
 
   func sendActivity(_ activity: any Sendable) -> Bool {
     guard let typed = activity as? Activity else { return false }

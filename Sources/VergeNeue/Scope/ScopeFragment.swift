@@ -20,6 +20,8 @@ final class ScopeFragment<Fragment: Equatable & Sendable, Activity: Sendable>: S
 
   @usableFromInline var version: UInt64 { source.root.version }
 
+  @usableFromInline var dependencies: DependencyValues { source.root.dependencies }
+
   /// Whether the derived value has been made (so the root is followed).
   var isFollowing: Bool { follower.withLock { $0 != nil } }
 

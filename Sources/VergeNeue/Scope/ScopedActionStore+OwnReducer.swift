@@ -17,7 +17,7 @@ extension ScopedActionStore {
     let root = anchor.root
     let engine = ActionEngine(
       feature: reducer, access: anchor, middlewares: [], activitySink: { _ = root.sendActivity($0) },
-      onEffectError: EffectFailure.log)
+      onEffectError: EffectFailure.log, dependencies: root.dependencies)
     self.init(fragment: ScopeFragment(source: anchor)) { action in
       StoreTask(ticket: engine.send(action, cause: .send).ticket, owner: engine)
     }

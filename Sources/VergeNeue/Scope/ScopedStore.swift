@@ -57,7 +57,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     self.fragment = fragment
     engine = ReducerEngine(
       reducer: reducer, middlewares: [], taskManager: fragment.taskManager, announce: root.announce,
-      sendActivity: { activity in _ = root.sendActivity(activity) })
+      sendActivity: { activity in _ = root.sendActivity(activity) }, dependencies: root.dependencies)
   }
 
   /// The reducer.

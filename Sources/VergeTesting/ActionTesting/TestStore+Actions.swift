@@ -18,7 +18,9 @@ extension TestStore where Reducer: ActionReducer {
   ///
   /// - Parameters:
   ///   - initialState: The state the store starts with.
-  ///   - reducer: The reducer, with test dependencies.
+  ///   - reducer: The reducer.
+  ///   - withDependencies: Overrides some of the dependency values the
+  ///     store uses; the others are their test values (`DependencyKey`).
   ///   - exhaustivity: How strictly to check; `.on` by default.
   ///   - timeout: How long to wait for an action or for effects to end.
   ///   - reporter: Where failures go; by default the framework the test
@@ -30,6 +32,7 @@ extension TestStore where Reducer: ActionReducer {
   public convenience init(
     initialState: Reducer.State,
     reducer: Reducer,
+    withDependencies: (inout DependencyValues) -> Void = { _ in },
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(1),
     reporter: TestFailureReporter = .automatic,
@@ -42,7 +45,7 @@ extension TestStore where Reducer: ActionReducer {
       // The test store reports an effect's error as a test failure; the
       // store's default log line would say it twice.
       backend: ActionBackend(
-        store: ActionStore(initialState: initialState, reducer: reducer, onEffectError: { _ in })),
+        store: ActionStore(initialState: initialState, reducer: reducer, withDependencies: withDependencies, onEffectError: { _ in })),
       exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }

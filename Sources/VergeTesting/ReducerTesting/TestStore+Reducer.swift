@@ -13,8 +13,9 @@ extension TestStore where Reducer: ReducerType {
   ///
   /// - Parameters:
   ///   - initialState: The state the store starts with.
-  ///   - reducer: The reducer, with test dependencies (a test clock, stub
-  ///     clients).
+  ///   - reducer: The reducer.
+  ///   - withDependencies: Overrides some of the dependency values the
+  ///     store uses; the others are their test values (`DependencyKey`).
   ///   - exhaustivity: How strictly to check; `.on` by default.
   ///   - timeout: How long to wait for a mutation or for actions to end.
   ///   - reporter: Where failures go; by default the framework the test
@@ -26,6 +27,7 @@ extension TestStore where Reducer: ReducerType {
   public convenience init(
     initialState: Reducer.TargetState,
     reducer: Reducer,
+    withDependencies: (inout DependencyValues) -> Void = { _ in },
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(1),
     reporter: TestFailureReporter = .automatic,
@@ -35,7 +37,7 @@ extension TestStore where Reducer: ReducerType {
     column: UInt = #column
   ) {
     self.init(
-      backend: ReducerBackend(store: ReducerStore(initialState: initialState, reducer: reducer)),
+      backend: ReducerBackend(store: ReducerStore(initialState: initialState, reducer: reducer, withDependencies: withDependencies)),
       exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }

@@ -22,6 +22,7 @@ enum Suite {
       .forEachRows,
       .appScale(quick: quick),
       .compositionLevels,
+      .dependencies,
     ]
   }
 }

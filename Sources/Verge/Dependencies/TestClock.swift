@@ -1,5 +1,3 @@
-@_spi(Internal) import Verge
-
 /// A clock that moves only when the test tells it to, so reducers that wait
 /// (`try await clock.sleep(for: .seconds(1))`) are tested without waiting.
 ///

@@ -1,12 +1,10 @@
-@_spi(Internal) import Verge
-
 /// Wakes a waiting test when something it may be waiting for happened.
 ///
 /// Producers change their data first and then call `signal()`; the waiter
 /// reads `generation` before it looks at the data, and `wait(since:until:)`
 /// returns at once when a signal came in between, so no event is missed and
 /// nothing polls. The deadline is one timer task per wait.
-final class Wakeup: Sendable {
+package final class Wakeup: Sendable {
   private struct Waiter {
     let id: UInt64
     let continuation: CheckedContinuation<Bool, Never>
@@ -22,10 +20,13 @@ final class Wakeup: Sendable {
   private let state = SharedLock(State())
 
   /// Increases with every signal.
-  var generation: UInt64 { state.withLock { $0.generation } }
+  /// Creates a wakeup that no one waits for.
+  package init() {}
+
+  package var generation: UInt64 { state.withLock { $0.generation } }
 
   /// Records that something happened and wakes the waiter, if any.
-  func signal() {
+  package func signal() {
     let waiter = state.withLock { state -> Waiter? in
       state.generation &+= 1
       defer { state.waiter = nil }
@@ -39,7 +40,7 @@ final class Wakeup: Sendable {
   /// `deadline`.
   ///
   /// - Returns: `true` when signalled, `false` when the deadline passed.
-  func wait(since generation: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
+  package func wait(since generation: UInt64, until deadline: ContinuousClock.Instant) async -> Bool {
     await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
       let id = state.withLock { state -> UInt64? in
         guard state.generation == generation else { return nil }
