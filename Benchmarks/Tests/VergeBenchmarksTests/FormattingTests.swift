@@ -15,6 +15,7 @@ final class FormattingTests: XCTestCase {
     XCTAssertEqual(Formatting.ratio(1.3), "1.30×")
     XCTAssertEqual(Formatting.ratio(23.64), "23.6×")
     XCTAssertEqual(Formatting.ratio(6405.2), "6405×")
+    XCTAssertEqual(Formatting.ratio(0.0024), "0.0024×")
     XCTAssertEqual(Formatting.count(0), "0")
     XCTAssertEqual(Formatting.count(0.25), "0.25")
     XCTAssertEqual(Formatting.count(nil), "n/a")

@@ -74,6 +74,49 @@ final class HarnessTests: XCTestCase {
     XCTAssertEqual(absolute.outcome, .notMeasured)
   }
 
+  func testFurtherSidesHaveColumnsAndRatiosOfTheirOwn() {
+    let sides = SideNames(library: "A", baseline: "B", others: ["C"])
+    let counted = SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: 100)
+    let results = ScenarioResults(cases: [
+      CaseResult(
+        name: "three", units: 1, library: counted,
+        baseline: SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: 50),
+        others: [SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: 400)]),
+      CaseResult(
+        name: "without C", units: 10, library: counted,
+        baseline: SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: 200),
+        others: [nil]),
+    ])
+    XCTAssertEqual(results.cases[0].ratio(toOther: 0), 0.25)
+    XCTAssertNil(results.cases[1].ratio(toOther: 0))
+    XCTAssertNil(results.cases[0].ratio(toOther: 1))
+    let lines = Report.tableLines(sides, results)
+    XCTAssertEqual(
+      lines[0],
+      "| Case | A instr/op | B instr/op | Ratio | C instr/op | Ratio to C | A allocs/op | B allocs/op | C allocs/op | A bytes/op | B bytes/op | C bytes/op |"
+    )
+    XCTAssertEqual(lines[1], "| --- |" + String(repeating: " ---: |", count: 11))
+    XCTAssertEqual(lines[2], "| three | 100 | 50 | 2.00× | 400 | 0.25× | n/a | n/a | n/a | n/a | n/a | n/a |")
+    // A side without the operation reads n/a, and no per-unit figures are
+    // shown for a case some side lacks.
+    XCTAssertEqual(lines[3], "| without C | 100 | 200 | 0.50× | n/a | n/a | n/a | n/a | n/a | n/a | n/a | n/a |")
+  }
+
+  func testTwoSidedTablesKeepTheirColumns() {
+    let results = ScenarioResults(cases: [
+      CaseResult(
+        name: "c", units: 4, library: SideResult(nanosecondsPerOperation: 40),
+        baseline: SideResult(nanosecondsPerOperation: 20))
+    ])
+    XCTAssertEqual(
+      Report.tableLines(SideNames(), results),
+      [
+        "| Case | Verge time/op | Baseline time/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| c (per unit: 10.0 ns vs 5.0 ns) | 40.0 ns | 20.0 ns | 2.00× | n/a | n/a | n/a | n/a |",
+      ])
+  }
+
   func testFilterMatchesScenarioTitleAndCaseName() throws {
     let settings = try XCTUnwrap(Settings.parse(["--filter", "COUNTER 1 sub"]))
     let scenario = Scenario.commit
@@ -119,6 +162,33 @@ final class HarnessTests: XCTestCase {
     XCTAssertEqual(result.baseline.allocationsPerOperation, 0)
     XCTAssertGreaterThan(result.library.nanosecondsPerOperation, 0)
     XCTAssertGreaterThan(result.baseline.nanosecondsPerOperation, 0)
+  }
+
+  func testMeasurementMeasuresEveryFurtherSide() {
+    var settings = Settings.quick
+    settings.batchDuration = .milliseconds(1)
+    let measurement = Measurement(settings: settings, countsAllocations: true)
+    let allocating = {
+      Workload { iterations in
+        for _ in 0..<iterations {
+          for _ in 0..<2 {
+            let pointer = UnsafeMutableRawPointer.allocate(byteCount: 32, alignment: 16)
+            blackHole(pointer)
+            pointer.deallocate()
+          }
+        }
+      }
+    }
+    let idle = { Workload { iterations in for index in 0..<iterations { blackHole(index) } } }
+    let result = measurement.measure(
+      BenchmarkCase(
+        name: "three sides", library: idle, baseline: idle, others: [allocating, { nil }, idle]))
+    XCTAssertEqual(result.others.count, 3)
+    XCTAssertEqual(result.others[0]?.allocationsPerOperation, 2)
+    XCTAssertNil(result.others[1])
+    XCTAssertEqual(result.others[2]?.allocationsPerOperation, 0)
+    XCTAssertEqual(result.library.allocationsPerOperation, 0)
+    XCTAssertEqual(result.baseline.allocationsPerOperation, 0)
   }
   #endif
 }

@@ -220,52 +220,60 @@ extension StateCore {
   }
 }
 
+/// One derived value's update in its source's hub, and whether its derived
+/// value still exists.
+///
+/// The kinds of pipeline subclass it (`PipelineEntry`); `update` is their
+/// specialized function, called with the entry itself and the address of
+/// the source's state. Not generic, nor are the hub's entries: a hub reached
+/// from code that is not specialized for the state (a reducer store, a
+/// scope) then loops over them with no type metadata to look up per
+/// delivery.
+@usableFromInline
+class DerivedHubEntry {
+  /// Runs the entry with a new state, at the address given. A function
+  /// without context: the entry is its first argument.
+  @usableFromInline let update: (DerivedHubEntry, UnsafeRawPointer) -> Void
+  /// Events with a sequence number above this happened after registration;
+  /// set before the entry joins its hub. `UInt64.max` once the derived value
+  /// has gone away (`isDead`): the hub then skips the entry with the same
+  /// one comparison, and the entry stays one allocation size class smaller.
+  @usableFromInline let startSequence = Atomic<UInt64>(0)
+
+  /// Whether the derived value has gone away.
+  @inlinable
+  final var isDead: Bool {
+    startSequence.load(ordering: .acquiring) == .max
+  }
+
+  @inlinable
+  init(update: @escaping (DerivedHubEntry, UnsafeRawPointer) -> Void) {
+    self.update = update
+  }
+
+  /// The source went away: end the derived value's subscriptions.
+  @usableFromInline
+  func sourceEnded() {}
+}
+
+/// A hub's entries, under its lock.
+@usableFromInline
+struct DerivedHubEntries: Sendable {
+  @usableFromInline var all: ContiguousArray<DerivedHubEntry> = []
+  @usableFromInline var dead = 0
+  @usableFromInline var subscription: StoreSubscription?
+
+  @usableFromInline
+  init() {}
+}
+
 /// Updates every value derived from one source, in one loop, inside the
 /// source's delivery.
 @usableFromInline
 final class DerivedHub<State: Sendable>: Sendable {
-  /// One derived value's update, and whether its derived value still exists.
-  ///
-  /// The kinds of pipeline subclass it (`PipelineEntry`); `update` is their
-  /// specialized function, called with the entry itself.
-  @usableFromInline
-  class Entry {
-    /// Runs the entry with a new state. A function without context: the
-    /// entry is its first argument.
-    @usableFromInline let update: (Entry, UnsafePointer<State>) -> Void
-    /// Events with a sequence number above this happened after registration;
-    /// set before the entry joins its hub. `UInt64.max` once the derived value
-    /// has gone away (`isDead`): the hub then skips the entry with the same
-    /// one comparison, and the entry stays one allocation size class smaller.
-    @usableFromInline let startSequence = Atomic<UInt64>(0)
+  @usableFromInline typealias Entry = DerivedHubEntry
 
-    /// Whether the derived value has gone away.
-    @inlinable
-    final var isDead: Bool {
-      startSequence.load(ordering: .acquiring) == .max
-    }
-
-    @inlinable
-    init(update: @escaping (Entry, UnsafePointer<State>) -> Void) {
-      self.update = update
-    }
-
-    /// The source went away: end the derived value's subscriptions.
-    @usableFromInline
-    func sourceEnded() {}
-  }
-
-  @usableFromInline
-  struct Entries: Sendable {
-    @usableFromInline var all: ContiguousArray<Entry> = []
-    @usableFromInline var dead = 0
-    @usableFromInline var subscription: StoreSubscription?
-
-    @usableFromInline
-    init() {}
-  }
-
-  @usableFromInline let entries = LockedBox(Entries())
+  @usableFromInline let entries = LockedBox(DerivedHubEntries())
 
   @usableFromInline
   init() {}
@@ -320,7 +328,7 @@ final class DerivedHub<State: Sendable>: Sendable {
           fromByteOffset: index &* MemoryLayout<Unmanaged<Entry>>.stride, as: Unmanaged<Entry>.self)
         entry._withUnsafeGuaranteedRef { entry in
           if entry.startSequence.load(ordering: .relaxed) < sequence {
-            entry.update(entry, state)
+            entry.update(entry, UnsafeRawPointer(state))
           }
         }
       }

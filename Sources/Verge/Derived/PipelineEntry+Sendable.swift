@@ -1,4 +1,4 @@
-// Each kind restates its base entry's conformance (see DerivedHub+Sendable.swift): its
+// Each kind restates its base entry's conformance (see DerivedHubEntry+Sendable.swift): its
 // memo `last` is touched first under the source's lock before the entry joins its hub,
 // then only by the hub inside the source's one-event-at-a-time delivery; the rest is `let`.
 extension PipelineEntry: @unchecked Sendable {}

@@ -8,12 +8,12 @@
 /// with `==` inline, with no closure in between. Called only serially (see
 /// `Derived`).
 ///
-/// The input arrives as a pointer to the source's state where the delivery
+/// The input arrives as the address of the source's state where the delivery
 /// holds it, and an output is compared and published from where it is: a
 /// state or output of 64 KiB then costs the update no copy of its own on
 /// the stack (a 64 KiB state must work on a 512 KiB thread).
 @usableFromInline
-class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry {
+class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHubEntry {
   /// The derived value's core; set once, before the entry joins its hub.
   @usableFromInline @exclusivity(unchecked) final var target: StateCore<Output, Never>?
   /// The last output published, compared with each new one without taking
@@ -24,7 +24,7 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHub<Input>.Entry 
   @usableFromInline @exclusivity(unchecked) final var last: Output?
 
   @inlinable
-  override init(update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void) {
+  override init(update: @escaping (DerivedHubEntry, UnsafeRawPointer) -> Void) {
     super.init(update: update)
   }
 
@@ -121,7 +121,7 @@ final class MapEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Ou
   @inlinable
   init(
     _ transform: @escaping (Input) -> Output,
-    update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void
+    update: @escaping (DerivedHubEntry, UnsafeRawPointer) -> Void
   ) {
     self.transform = transform
     super.init(update: update)
@@ -140,6 +140,7 @@ final class MapEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, Ou
   where Output: Equatable {
     MapEntry(transform) { entry, input in
       let entry = unsafeDowncast(entry, to: MapEntry.self)
+      let input = input.assumingMemoryBound(to: Input.self)
       let output = borrowing(input, entry.transform)
       withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
@@ -153,7 +154,7 @@ final class OffsetEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input,
   @usableFromInline let offset: Int
 
   @inlinable
-  init(offset: Int, update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void) {
+  init(offset: Int, update: @escaping (DerivedHubEntry, UnsafeRawPointer) -> Void) {
     self.offset = offset
     super.init(update: update)
   }
@@ -176,6 +177,7 @@ final class OffsetEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input,
   static func equatable(offset: Int) -> OffsetEntry where Output: Equatable {
     OffsetEntry(offset: offset) { entry, input in
       let entry = unsafeDowncast(entry, to: OffsetEntry.self)
+      let input = input.assumingMemoryBound(to: Input.self)
       entry.publish(ifChanged: entry.read(input))
     }
   }
@@ -187,7 +189,7 @@ final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input
   @usableFromInline let keyPath: KeyPath<Input, Output>
 
   @inlinable
-  init(_ keyPath: KeyPath<Input, Output>, update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void) {
+  init(_ keyPath: KeyPath<Input, Output>, update: @escaping (DerivedHubEntry, UnsafeRawPointer) -> Void) {
     self.keyPath = keyPath
     super.init(update: update)
   }
@@ -204,6 +206,7 @@ final class KeyPathEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input
   static func equatable(_ keyPath: KeyPath<Input, Output>) -> KeyPathEntry where Output: Equatable {
     KeyPathEntry(keyPath) { entry, input in
       let entry = unsafeDowncast(entry, to: KeyPathEntry.self)
+      let input = input.assumingMemoryBound(to: Input.self)
       let output = borrowing(input) { $0[keyPath: entry.keyPath] }
       withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
@@ -222,7 +225,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   init(
     _ step: @escaping (Input) -> Output?,
     areEqual: @escaping @Sendable (Output, Output) -> Bool,
-    update: @escaping (DerivedHub<Input>.Entry, UnsafePointer<Input>) -> Void
+    update: @escaping (DerivedHubEntry, UnsafeRawPointer) -> Void
   ) {
     self.step = step
     self.areEqual = areEqual
@@ -243,6 +246,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   static func equatable(_ step: @escaping (Input) -> Output?) -> StepEntry where Output: Equatable {
     StepEntry(step, areEqual: { $0 == $1 }) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
+      let input = input.assumingMemoryBound(to: Input.self)
       guard let output = borrowing(input, entry.step) else { return }
       withUnsafePointer(to: output) { entry.publish(ifChanged: $0) }
     }
@@ -256,6 +260,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   ) -> StepEntry {
     StepEntry(step, areEqual: areEqual) { entry, input in
       let entry = unsafeDowncast(entry, to: StepEntry.self)
+      let input = input.assumingMemoryBound(to: Input.self)
       guard let output = borrowing(input, entry.step) else { return }
       withUnsafePointer(to: output) { entry.publish($0, unlessSame: entry.areEqual) }
     }

@@ -10,8 +10,10 @@ enum Formatting {
     }
   }
 
+  /// Two decimals below 10 (four below 0.01, so that a side thousands of
+  /// times cheaper does not read 0.00×), one below 100, none above.
   static func ratio(_ value: Double) -> String {
-    "\(fixed(value, digits: value < 10 ? 2 : value < 100 ? 1 : 0))×"
+    "\(fixed(value, digits: value < 0.01 ? 4 : value < 10 ? 2 : value < 100 ? 1 : 0))×"
   }
 
   static func count(_ value: Double?) -> String {

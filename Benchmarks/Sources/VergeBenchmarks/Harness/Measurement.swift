@@ -13,34 +13,43 @@ struct Measurement {
     self.countsAllocations = countsAllocations
   }
 
-  /// Measures both sides of `benchmarkCase`, alternating library and
-  /// baseline batches so that load from elsewhere hits both alike.
+  /// Measures every side of `benchmarkCase` (the library, the baseline and
+  /// any further sides), alternating the order of their batches so that
+  /// load from elsewhere hits them alike.
   func measure(_ benchmarkCase: BenchmarkCase) -> CaseResult {
     let library = benchmarkCase.library()
     let baseline = benchmarkCase.baseline()
+    let others = benchmarkCase.others.map { $0() }
+    // The sides that run: library, baseline, then the further sides that
+    // have the operation.
+    let workloads = [library, baseline] + others.compactMap { $0 }
+    let sides: [SideResult]
     if let output = settings.callgrindOutput {
-      return count(benchmarkCase, library: library, baseline: baseline, output: output)
+      sides = count(workloads, output: output)
+    } else {
+      sides = time(workloads)
     }
-    // Calibration doubles as warm-up.
-    let libraryIterations = calibrate(library)
-    let baselineIterations = calibrate(baseline)
-    var librarySamples: [Sample] = []
-    var baselineSamples: [Sample] = []
+    for workload in workloads { withExtendedLifetime(workload.keepAlive) {} }
+    var measuredOthers = sides.dropFirst(2).makeIterator()
+    return CaseResult(
+      name: benchmarkCase.name, units: benchmarkCase.units, library: sides[0], baseline: sides[1],
+      others: others.map { $0 == nil ? nil : measuredOthers.next() })
+  }
+
+  /// Timed mode: calibration (which doubles as warm-up), then batches of
+  /// every side in turn, forwards on even repetitions and backwards on odd
+  /// ones; medians per side, in the order of `workloads`.
+  private func time(_ workloads: [Workload]) -> [SideResult] {
+    let iterations = workloads.map(calibrate)
+    var samples = Array(repeating: [Sample](), count: workloads.count)
     for repetition in 0..<settings.repetitions {
-      if repetition.isMultiple(of: 2) {
-        librarySamples.append(sample(library, iterations: libraryIterations))
-        baselineSamples.append(sample(baseline, iterations: baselineIterations))
-      } else {
-        baselineSamples.append(sample(baseline, iterations: baselineIterations))
-        librarySamples.append(sample(library, iterations: libraryIterations))
+      let order = repetition.isMultiple(of: 2)
+        ? Array(workloads.indices) : Array(workloads.indices.reversed())
+      for side in order {
+        samples[side].append(sample(workloads[side], iterations: iterations[side]))
       }
     }
-    withExtendedLifetime(library.keepAlive) {}
-    withExtendedLifetime(baseline.keepAlive) {}
-    return CaseResult(
-      name: benchmarkCase.name, units: benchmarkCase.units,
-      library: Sample.median(librarySamples, counted: countsAllocations),
-      baseline: Sample.median(baselineSamples, counted: countsAllocations))
+    return samples.map { Sample.median($0, counted: countsAllocations) }
   }
 
   /// The number of operations that makes one batch last about
@@ -64,17 +73,9 @@ struct Measurement {
   /// Instruction-count mode: after calibration (which warms up), one batch
   /// per side runs with callgrind collecting, and nothing else does, so
   /// setup is not counted. Time is not measured (it would be valgrind's).
-  private func count(
-    _ benchmarkCase: BenchmarkCase, library: Workload, baseline: Workload, output: String
-  ) -> CaseResult {
-    let libraryIterations = settledCalibration(library)
-    let baselineIterations = settledCalibration(baseline)
-    let librarySide = counted(library, iterations: libraryIterations, output: output)
-    let baselineSide = counted(baseline, iterations: baselineIterations, output: output)
-    withExtendedLifetime(library.keepAlive) {}
-    withExtendedLifetime(baseline.keepAlive) {}
-    return CaseResult(
-      name: benchmarkCase.name, units: benchmarkCase.units, library: librarySide, baseline: baselineSide)
+  private func count(_ workloads: [Workload], output: String) -> [SideResult] {
+    let iterations = workloads.map(settledCalibration)
+    return zip(workloads, iterations).map { counted($0, iterations: $1, output: output) }
   }
 
   /// Under valgrind the first run of each code path is slow (lazy binding,

@@ -23,59 +23,54 @@ enum Report {
     print("## \(scenario.number). \(scenario.title)")
     print("")
     guard !results.cases.isEmpty else { return }
-    if results.cases.contains(where: { $0.library.instructionsPerOperation != nil }) {
-      instructionTable(results)
-      return
-    }
-    print("| Case | Verge time/op | Baseline time/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for result in results.cases {
-      var name = result.name
-      if result.units > 1 {
-        let perUnit = result.library.nanosecondsPerOperation / Double(result.units)
-        let basePerUnit = result.baseline.nanosecondsPerOperation / Double(result.units)
-        name += " (per unit: \(Formatting.time(perUnit)) vs \(Formatting.time(basePerUnit)))"
-      }
-      let cells = [
-        name,
-        Formatting.time(result.library.nanosecondsPerOperation),
-        Formatting.time(result.baseline.nanosecondsPerOperation),
-        Formatting.ratio(result.ratio),
-        Formatting.count(result.library.allocationsPerOperation),
-        Formatting.count(result.baseline.allocationsPerOperation),
-        Formatting.bytes(result.library.bytesPerOperation),
-        Formatting.bytes(result.baseline.bytesPerOperation),
-      ]
-      print("| " + cells.joined(separator: " | ") + " |")
-    }
+    for line in tableLines(scenario.sides, results) { print(line) }
     print("")
   }
 
-  /// The table of an instruction-count run.
-  private static func instructionTable(_ results: ScenarioResults) {
-    print("| Case | Verge instr/op | Baseline instr/op | Ratio | Verge allocs/op | Baseline allocs/op | Verge bytes/op | Baseline bytes/op |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for result in results.cases {
-      var name = result.name
-      if result.units > 1, let library = result.library.instructionsPerOperation,
-        let baseline = result.baseline.instructionsPerOperation
-      {
-        let units = Double(result.units)
-        name += " (per unit: \(Formatting.count(library / units)) vs \(Formatting.count(baseline / units)))"
-      }
-      let cells = [
-        name,
-        Formatting.count(result.library.instructionsPerOperation),
-        Formatting.count(result.baseline.instructionsPerOperation),
-        Formatting.ratio(result.ratio),
-        Formatting.count(result.library.allocationsPerOperation),
-        Formatting.count(result.baseline.allocationsPerOperation),
-        Formatting.bytes(result.library.bytesPerOperation),
-        Formatting.bytes(result.baseline.bytesPerOperation),
-      ]
-      print("| " + cells.joined(separator: " | ") + " |")
+  /// The Markdown lines of a scenario's table: per case, each side's time
+  /// (or instructions, in an instruction-count run) per operation, the
+  /// library's ratio to the baseline and to each further side, then each
+  /// side's allocations and bytes per operation.
+  static func tableLines(_ sides: SideNames, _ results: ScenarioResults) -> [String] {
+    let counted = results.cases.contains { $0.library.instructionsPerOperation != nil }
+    let unit = counted ? "instr/op" : "time/op"
+    let names = [sides.library, sides.baseline] + sides.others
+    let cost: (SideResult?) -> String = { side in
+      guard let side else { return "n/a" }
+      return counted ? Formatting.count(side.instructionsPerOperation) : Formatting.time(side.nanosecondsPerOperation)
     }
-    print("")
+    let perOperation: (SideResult) -> Double? = { side in
+      counted ? side.instructionsPerOperation : side.nanosecondsPerOperation
+    }
+    var header = ["Case", "\(sides.library) \(unit)", "\(sides.baseline) \(unit)", "Ratio"]
+    for other in sides.others { header += ["\(other) \(unit)", "Ratio to \(other)"] }
+    header += names.map { "\($0) allocs/op" } + names.map { "\($0) bytes/op" }
+    var lines = [
+      "| " + header.joined(separator: " | ") + " |",
+      "| --- |" + String(repeating: " ---: |", count: header.count - 1),
+    ]
+    for result in results.cases {
+      let all: [SideResult?] = [result.library, result.baseline] + sides.others.indices.map {
+        result.others.indices.contains($0) ? result.others[$0] : nil
+      }
+      var name = result.name
+      if result.units > 1, all.allSatisfy({ $0.map(perOperation) != nil }) {
+        let units = Double(result.units)
+        let perUnit = all.map { side -> String in
+          guard let side, let value = perOperation(side) else { return "n/a" }
+          return counted ? Formatting.count(value / units) : Formatting.time(value / units)
+        }
+        name += " (per unit: \(perUnit.joined(separator: " vs ")))"
+      }
+      var cells = [name, cost(result.library), cost(result.baseline), Formatting.ratio(result.ratio)]
+      for index in sides.others.indices {
+        cells += [cost(all[2 + index]), result.ratio(toOther: index).map(Formatting.ratio) ?? "n/a"]
+      }
+      cells += all.map { $0.map { Formatting.count($0.allocationsPerOperation) } ?? "n/a" }
+      cells += all.map { $0.map { Formatting.bytes($0.bytesPerOperation) } ?? "n/a" }
+      lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines
   }
 
   static func probes(_ results: [ProbeResult]) {

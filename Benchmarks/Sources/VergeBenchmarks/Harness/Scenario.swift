@@ -9,6 +9,21 @@ struct BenchmarkCase {
   let library: () -> Workload
   /// Sets up the baseline's side.
   let baseline: () -> Workload
+  /// Further sides measured beside the two, in the order of the scenario's
+  /// `sides.others` (another implementation of the same operation); a side
+  /// that returns `nil` has no such operation and reads `n/a`. Empty for
+  /// a case with two sides.
+  var others: [() -> Workload?] = []
+}
+
+/// What a scenario's sides are called in its report.
+struct SideNames {
+  /// The library's side ("Verge").
+  var library = "Verge"
+  /// The side ratios are taken against ("Baseline").
+  var baseline = "Baseline"
+  /// The names of the cases' further sides (`BenchmarkCase.others`).
+  var others: [String] = []
 }
 
 /// A numbered scenario of the suite: its cases and how its targets are judged.
@@ -16,6 +31,8 @@ struct Scenario {
   let number: Int
   let title: String
   let cases: [BenchmarkCase]
+  /// What the sides are called in the report.
+  var sides = SideNames()
   /// Figures measured once per side rather than timed (memory held).
   var probes: [Probe] = []
   /// Shorter batches for a full timed run of a scenario with many cases;
@@ -57,6 +74,9 @@ struct CaseResult {
   let units: Int
   let library: SideResult
   let baseline: SideResult
+  /// The further sides' figures (`BenchmarkCase.others`), `nil` where a
+  /// side has no such operation.
+  var others: [SideResult?] = []
 
   /// Library instructions over baseline instructions when they were
   /// counted (`--callgrind`), otherwise library time over baseline time.
@@ -65,6 +85,13 @@ struct CaseResult {
       return library / baseline
     }
     return library.nanosecondsPerOperation / baseline.nanosecondsPerOperation
+  }
+
+  /// Library over the further side `index`, as `ratio` is over the
+  /// baseline; `nil` when that side has no such operation.
+  func ratio(toOther index: Int) -> Double? {
+    guard others.indices.contains(index), let other = others[index] else { return nil }
+    return CaseResult(name: name, units: units, library: library, baseline: other).ratio
   }
 }
 

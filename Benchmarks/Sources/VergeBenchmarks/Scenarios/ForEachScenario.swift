@@ -36,8 +36,9 @@ struct BumpList: ActionReducer {
 }
 
 extension Scenario {
-  /// 11. `forEach` over an `IdentifiedArray`: a row action
-  /// and an unrelated action at 100 and 100,000 rows.
+  /// 11. `forEach` over an `IdentifiedArray`: a row action and an
+  /// unrelated action at 100 and 100,000 rows, and the row action with the
+  /// first subscriber against none.
   static var forEachRows: Scenario {
     let sizes = [100, 100_000]
     var cases: [BenchmarkCase] = []
@@ -52,20 +53,31 @@ extension Scenario {
           baseline: { forEachUnrelated(size: size, composed: false) }),
       ]
     }
+    cases += firstSubscriberCases(sizes: sizes)
     return Scenario(
       number: 11, title: "forEach over an IdentifiedArray", cases: cases,
       targets: { results in
-        ["row action through forEach", "unrelated action"].map { operation in
+        let growth = ["row action through forEach", "unrelated action"].map { operation in
           // Judged on instructions, as scenario 10's growth targets are.
           let growth = results.cases.first { $0.name.hasPrefix("\(grouped(sizes[1])) rows: \(operation)") }
             .flatMap(growthFigure).flatMap { large in
               results.cases.first { $0.name.hasPrefix("\(grouped(sizes[0])) rows: \(operation)") }
                 .flatMap(growthFigure).map { large / $0 }
             }
-          return .atMost(
+          return TargetVerdict.atMost(
             "\(operation): grows at most 4× from \(grouped(sizes[0])) to \(grouped(sizes[1])) rows", growth,
             limit: 4, format: Formatting.ratio)
         }
+        // The first subscriber, judged on instructions; the original cases
+        // come first in `cases`, so the growth lookups above find them.
+        let firstSubscriber = results.cases.filter { $0.name.hasSuffix("vs no subscriber") }.map { result in
+          TargetVerdict.atMost(
+            "first subscriber: at most 4× no subscriber, \(result.name.components(separatedBy: ", vs").first ?? result.name)",
+            result.library.instructionsPerOperation.flatMap { library in
+              result.baseline.instructionsPerOperation.map { library / $0 }
+            }, limit: 4, format: Formatting.ratio)
+        }
+        return growth + firstSubscriber
       })
   }
 }

@@ -5,7 +5,8 @@
 /// here.
 enum Suite {
   /// The scenarios; `quick` shrinks the big setups (1,000,000 entities
-  /// become 10,000; the app-scale rows run at 100 and 10,000 only) so that
+  /// become 10,000; the app-scale rows and the peers' run at 100 and 10,000
+  /// only) so that
   /// quick mode stays within seconds.
   static func scenarios(quick: Bool) -> [Scenario] {
     [
@@ -22,6 +23,7 @@ enum Suite {
       .forEachRows,
       .appScale(quick: quick),
       .compositionLevels,
+      .peers(quick: quick),
       .dependencies,
     ]
   }

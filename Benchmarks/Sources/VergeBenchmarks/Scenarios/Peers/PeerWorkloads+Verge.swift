@@ -1,0 +1,59 @@
+import Verge
+
+/// Scenario 14's library side: Verge's `IdentifiedArrayOf`.
+enum VergePeer {
+  static func workload(_ operation: PeerOperation, size: Int) -> Workload {
+    let next = scatteredIDs(size)
+    switch operation {
+    case .uniqueWrite:
+      let box = Box(IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size)))
+      return Workload(keepAlive: [box]) { iterations in
+        for _ in 0..<iterations { box.value[id: next()]?.value &+= 1 }
+      }
+    case .heldWrite:
+      let box = Box(IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size)))
+      let held = Box(box.value)
+      return Workload(keepAlive: [box, held]) { iterations in
+        for _ in 0..<iterations {
+          held.value = box.value
+          box.value[id: next()]?.value &+= 1
+        }
+      }
+    case .read:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows[id: next()]) }
+      }
+    case .iterate:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations {
+          var sum = 0
+          for row in rows { sum &+= row.value }
+          blackHole(sum)
+        }
+      }
+    case .equality:
+      let first = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      var second = first
+      second[id: size / 2]?.value = 1
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(first == second) }
+      }
+    case .removeAndReinsert:
+      let box = Box(IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size)))
+      return Workload(keepAlive: [box]) { iterations in
+        for _ in 0..<iterations {
+          let id = next()
+          guard let index = box.value.index(id: id), let row = box.value.remove(id: id) else { continue }
+          blackHole(box.value.insert(row, at: index))
+        }
+      }
+    case .build:
+      let rows = peerRows(size)
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(IdentifiedArrayOf<PeerRow>(uniqueElements: rows)) }
+      }
+    }
+  }
+}
