@@ -19,6 +19,10 @@ extension TestStore where Reducer: ActionReducer {
   /// - Parameters:
   ///   - initialState: The state the store starts with.
   ///   - reducer: The reducer, with test dependencies.
+  ///   - middlewares: The store's middlewares, in order (as
+  ///     `ActionStore.init(initialState:reducer:middlewares:)` takes them):
+  ///     every send and every action an effect sends goes through them,
+  ///     and each step asserts the state after them.
   ///   - exhaustivity: How strictly to check; `.on` by default.
   ///   - timeout: How long to wait for an action or for effects to end.
   ///   - reporter: Where failures go; by default the framework the test
@@ -30,6 +34,7 @@ extension TestStore where Reducer: ActionReducer {
   public convenience init(
     initialState: Reducer.State,
     reducer: Reducer,
+    middlewares: [Middleware<Reducer.Action, Reducer.State>] = [],
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(1),
     reporter: TestFailureReporter = .automatic,
@@ -42,7 +47,8 @@ extension TestStore where Reducer: ActionReducer {
       // The test store reports an effect's error as a test failure; the
       // store's default log line would say it twice.
       backend: ActionBackend(
-        store: ActionStore(initialState: initialState, reducer: reducer, onEffectError: { _ in })),
+        store: ActionStore(
+          initialState: initialState, reducer: reducer, middlewares: middlewares, onEffectError: { _ in })),
       exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
