@@ -319,8 +319,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       switch item {
       case .cancel(let id):
         cancelled.append(id)
-      case .run(let run) where run.cancelInFlight:
-        cancelled += run.ids
+      case .run(let run):
+        cancelled += run.inFlightIDs
       default:
         break
       }

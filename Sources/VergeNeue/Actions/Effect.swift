@@ -54,23 +54,41 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
     /// every `Item`, and so every effect's handling in a reducer
     /// specialized elsewhere, go through type metadata.
     var priorityValue: UInt8?
+    /// The ids the task is marked with: `.cancel(id:)` of any of them
+    /// cancels it.
     var ids: [EffectID]
-    var cancelInFlight: Bool
+    /// The ids whose running tasks are cancelled before this one starts
+    /// (`cancellable(id:cancelInFlight: true)`): some of `ids`, not the
+    /// marks a composing function adds to cancel a removed child's tasks.
+    var inFlightIDs: [EffectID]
     /// Where the effect was made, for reports of its uncaught error.
     let fileID: StaticString
     let line: UInt
     var operation: @Sendable (Send<Action, Activity>) async throws -> Void
 
     init(
-      priority: TaskPriority?, ids: [EffectID] = [], cancelInFlight: Bool = false, fileID: StaticString,
-      line: UInt, operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void
+      priority: TaskPriority?, fileID: StaticString, line: UInt,
+      operation: @escaping @Sendable (Send<Action, Activity>) async throws -> Void
     ) {
       self.priorityValue = priority?.rawValue
-      self.ids = ids
-      self.cancelInFlight = cancelInFlight
+      self.ids = []
+      self.inFlightIDs = []
       self.fileID = fileID
       self.line = line
       self.operation = operation
+    }
+
+    /// The same task, with its actions and activities sent through `send`
+    /// instead of the `Send` it is started with.
+    func sending<Other: Sendable>(
+      through send: @escaping @Sendable (Send<Other, Activity>) -> Send<Action, Activity>
+    ) -> Effect<Other, Activity>.Run {
+      let operation = operation
+      var run = Effect<Other, Activity>.Run(priority: nil, fileID: fileID, line: line) { try await operation(send($0)) }
+      run.priorityValue = priorityValue
+      run.ids = ids
+      run.inFlightIDs = inFlightIDs
+      return run
     }
 
     /// The task's priority.
@@ -201,6 +219,17 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
   /// value of the same type that is `==` to it (`1` and `Int64(1)` are
   /// different ids).
   ///
+  /// Ids are scoped to the feature that uses them. In a composed feature
+  /// (`ActionReducer.embed`, `forEach`, `ifLet`), each child has ids of its
+  /// own: each element of a `forEach` (by its id), each embedded child (by
+  /// the place of its state and its feature's type) and each `ifLet` child.
+  /// So a row's `.cancel(id: CancelID.timer)` cancels that row's timer
+  /// only, not its siblings' timers, nor one of the parent's that is marked
+  /// with the same id; and a parent's `.cancel(id:)` cancels only the tasks
+  /// its own reduction marked. To stop a child's work, a parent sends the
+  /// child the action that stops it (`.send(.row(id: 1, action: .stop))`),
+  /// or removes the child, which cancels every effect the child still runs.
+  ///
   /// - Parameter id: The effects' id.
   /// - Complexity: A look-up per id; nothing when no marked effect runs.
   /// - Returns: The effect.
@@ -274,10 +303,16 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
 
   /// Marks this effect's tasks with `id`, so `.cancel(id:)` cancels them.
   ///
+  /// An id belongs to the feature whose reduction returned the effect: in a
+  /// composed feature, `.cancel(id:)` reaches the tasks its own reduction
+  /// marked, never those of a child or a sibling marked with an equal id
+  /// (see `cancel(id:)`).
+  ///
   /// - Parameters:
   ///   - id: The id.
   ///   - cancelInFlight: Cancel the effects already running with `id`
-  ///     before starting this one (a "latest wins" search, for example).
+  ///     before starting this one (a "latest wins" search, for example);
+  ///     effects running under the task's other ids are left alone.
   /// - Returns: The marked effect.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
     let id = EffectID(id)
@@ -285,7 +320,7 @@ public struct Effect<Action: Sendable, Activity: Sendable>: Sendable {
       items: items.map { item in
         guard case .run(var run) = item else { return item }
         run.ids.append(id)
-        run.cancelInFlight = run.cancelInFlight || cancelInFlight
+        if cancelInFlight { run.inFlightIDs.append(id) }
         return .run(run)
       })
   }

@@ -32,3 +32,21 @@ struct EffectID: Hashable, Sendable {
     value.hash(into: &hasher)
   }
 }
+
+extension EffectID {
+  /// This id as it is known outside the child whose effects run under
+  /// `scope`: equal only to the same id of the same child.
+  @usableFromInline
+  func scoped(in scope: EffectID) -> EffectID {
+    EffectID(ScopedEffectID(scope: scope, id: self))
+  }
+}
+
+/// An id that a composed child used, as its parent and the store see it:
+/// the child's scope (its place, and in a collection its element's id)
+/// with the child's own id. Nested children nest these, one per level.
+@usableFromInline
+struct ScopedEffectID: Hashable, Sendable {
+  @usableFromInline let scope: EffectID
+  @usableFromInline let id: EffectID
+}

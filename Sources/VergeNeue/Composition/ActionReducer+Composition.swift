@@ -16,6 +16,12 @@
 /// send their actions back through the parent (`Effect.map`). Removing a
 /// child (a collection element, an optional set to `nil`) cancels the
 /// effects it still runs.
+///
+/// Each child's cancellation ids are its own: each element of a `forEach`
+/// (by its id), each `embed` (by its state's key path and its feature's
+/// type) and each `ifLet`. A row's `.cancel(id: CancelID.timer)` cancels
+/// that row's timer, not its siblings', and a parent's `.cancel(id:)`
+/// cancels only what its own reduction marked (see `Effect.cancel(id:)`).
 extension ActionReducer {
   /// This feature with `child` embedded on the part of the state at
   /// `state` and the case `action` of this feature's actions.
@@ -33,9 +39,11 @@ extension ActionReducer {
   ) -> Composed<Self> where Child.Activity == Activity {
     if let offset = MemoryLayout<State>.offset(of: state) {
       return Composed(
-        EmbedComposition(parent: self, child: child, place: StoredChildState(offset: offset), action: action))
+        EmbedComposition(
+          parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
     }
-    return Composed(EmbedComposition(parent: self, child: child, place: KeyPathChildState(state), action: action))
+    return Composed(
+      EmbedComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
   }
 
   /// This feature with one `element` feature per element of the

@@ -6,13 +6,21 @@ where Place.Root == Parent.State, Place.Value == Child.State, Child.Activity == 
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
   @usableFromInline let place: Place
+  /// The scope of the child's effect ids: its state's key path and its
+  /// feature's type, so that two children embedded at two places (or two
+  /// features at one place) each have ids of their own.
+  @usableFromInline let scope: EffectID
   @usableFromInline let action: ActionCase<Parent.Action, Child.Action>
 
   @inlinable
-  init(parent: Parent, child: Child, place: Place, action: ActionCase<Parent.Action, Child.Action>) {
+  init(
+    parent: Parent, child: Child, place: Place, owner: WritableKeyPath<Parent.State, Child.State> & Sendable,
+    action: ActionCase<Parent.Action, Child.Action>
+  ) {
     self.parent = parent
     self.child = child
     self.place = place
+    scope = EffectID(ChildEffects(owner: owner, element: ObjectIdentifier(Child.self)))
     self.action = action
   }
 
@@ -27,6 +35,7 @@ where Place.Root == Parent.State, Place.Value == Child.State, Child.Activity == 
     }
     let childEffect = place.modify(&state) { child.reduce(into: &$0, action: childAction) }
     let parentEffect = parent.reduce(into: &state, action: parentAction)
-    return childEffect.isNone ? parentEffect : childEffect.map(action.embed).merge(with: parentEffect)
+    guard !childEffect.isNone else { return parentEffect }
+    return childEffect.embedded(action.embed, scope: scope, marked: false).merge(with: parentEffect)
   }
 }

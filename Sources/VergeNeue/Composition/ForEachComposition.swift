@@ -11,7 +11,8 @@ where
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
   @usableFromInline let place: Place
-  /// The elements' key path, which names their effects.
+  /// The elements' key path, which with an element's id scopes that
+  /// element's effects.
   @usableFromInline let owner: WritableKeyPath<Parent.State, Elements> & Sendable
   @usableFromInline let action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
   /// The elements' tasks that may still run, so that an action finds
@@ -49,8 +50,10 @@ where
       let effect = place.modify(&state, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
       !effect.isNone
     {
-      childEffect = effect.map { [action] in action.embed((id, $0)) }
-        .cancellable(id: ChildEffects(owner: owner, element: id))
+      // The element's ids are its own, and its tasks are marked with its
+      // scope, which its removal cancels.
+      childEffect = effect.embedded(
+        { [action] in action.embed((id, $0)) }, scope: EffectID(ChildEffects(owner: owner, element: id)), marked: true)
       childID = id
     }
     guard tasksMayRun else {

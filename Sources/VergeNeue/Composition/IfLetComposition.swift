@@ -6,7 +6,7 @@ where Place.Root == Parent.State, Place.Value == Child.State?, Child.Activity ==
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
   @usableFromInline let place: Place
-  /// The optional state's key path, which names the child's effects.
+  /// The optional state's key path, which scopes the child's effects.
   @usableFromInline let owner: WritableKeyPath<Parent.State, Child.State?> & Sendable
   @usableFromInline let action: ActionCase<Parent.Action, Child.Action>
 
@@ -38,7 +38,8 @@ where Place.Root == Parent.State, Place.Value == Child.State?, Child.Activity ==
       }
       wasPresent = effect != nil
       if let effect, !effect.isNone {
-        childEffect = effect.map(action.embed).cancellable(id: ChildEffects(owner: owner, element: 0))
+        childEffect = effect.embedded(
+          action.embed, scope: EffectID(ChildEffects(owner: owner, element: 0)), marked: true)
       }
     } else {
       wasPresent = place.modify(&state) { $0 != nil }

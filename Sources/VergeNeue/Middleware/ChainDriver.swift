@@ -98,6 +98,13 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// finished. Set only during the synchronous dispatch (a step can be kept
   /// only while it is borrowed), so the dispatching thread sees it after.
   @usableFromInline let kept = Atomic<Bool>(false)
+  /// How many middlewares, from the first, have passed the message on in
+  /// this dispatch. A middleware is handed the message only once the one
+  /// before it has passed it on, so the middlewares that have passed it
+  /// are always the first ones: a step at `index` passes it when this is
+  /// `index`, and finds it higher when it (or a kept copy of it) already
+  /// did.
+  @usableFromInline let passed = Atomic<Int>(0)
 
   @usableFromInline
   init(driver: ChainDriver<Message, State>) {
@@ -111,9 +118,27 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
 
   /// Passes `message` to the middleware after `index` or, past the last
   /// one, to the reducer.
+  ///
+  /// Each step passes its message on at most once: a second `next` of one
+  /// step (or of a step and its kept copy) stops the process, as it would
+  /// reduce the message twice.
   @inlinable
   func pass(_ message: Message, after index: Int, ownsCache: Bool) -> State? {
-    advance(message, to: index &+ 1, ownsCache: ownsCache)
+    guard passed.compareExchange(expected: index, desired: index &+ 1, ordering: .relaxed).exchanged else {
+      passedTwice(index)
+    }
+    return advance(message, to: index &+ 1, ownsCache: ownsCache)
+  }
+
+  /// Stops the process: middleware `index` passed one message on twice.
+  @usableFromInline
+  func passedTwice(_ index: Int) -> Never {
+    // `fatalError` rather than `preconditionFailure`: its message is
+    // printed in optimized builds too.
+    fatalError(
+      "Middleware at index \(index) called next() twice for one message (on its step, or on the step and a kept "
+        + "copy of it); the reducer would reduce the message twice. Call next at most once per step; send "
+        + "another message with dispatch(_:).")
   }
 
   /// Hands `message` to middleware `index` or, past the last one, to the
@@ -161,7 +186,8 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// The handle of a dispatch no step outlived; readies the run for reuse.
   @inlinable
   func finishInPlace() -> StoreTask {
-    recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(ticket: nil)
+    passed.store(0, ordering: .relaxed)
+    return recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(ticket: nil)
   }
 
   @usableFromInline

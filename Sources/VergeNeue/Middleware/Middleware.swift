@@ -13,7 +13,9 @@
 /// }
 /// ```
 ///
-/// - Pass it on: `step.next()`, or `step.next(other)` to transform it.
+/// - Pass it on: `step.next()`, or `step.next(other)` to transform it; at
+///   most once per step (a second `next` stops the process, see
+///   `MiddlewareStep.next(_:)`).
 /// - Drop it: return without calling `next`.
 /// - Delay it: `let later = step.keep()`, then call `later.next()` from
 ///   another task; a `MiddlewareStep` itself cannot outlive the call.
@@ -112,6 +114,11 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
   /// Passes `message` (the original or a replacement) to the rest of the
   /// pipeline and, at its end, to the reducer.
   ///
+  /// Call it at most once per step. A second call, on this step or on a
+  /// kept copy of it (`keep()`), would reduce the message twice: it stops
+  /// the process with a message saying so, in release builds too. To send
+  /// another message, use `dispatch(_:)`.
+  ///
   /// - Parameter message: The message to pass on.
   /// - Returns: The state after the rest of the pipeline handled it, or
   ///   `nil` when the store is gone.
@@ -173,6 +180,8 @@ public struct KeptMiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
 
   /// Passes `message` (the original or a replacement) to the rest of the
   /// pipeline and, at its end, to the reducer; see `MiddlewareStep.next(_:)`.
+  /// At most once, counting the step it was kept from: a second call stops
+  /// the process.
   ///
   /// - Parameter message: The message to pass on.
   /// - Returns: The state after the rest of the pipeline handled it, or

@@ -21,6 +21,10 @@ extension TestStore where Reducer: ActionReducer {
   ///   - reducer: The reducer.
   ///   - withDependencies: Overrides some of the dependency values the
   ///     store uses; the others are their test values (`DependencyKey`).
+  ///   - middlewares: The store's middlewares, in order (as
+  ///     `ActionStore.init(initialState:reducer:withDependencies:middlewares:commitMiddlewares:onEffectError:)`
+  ///     takes them): every send and every action an effect sends goes
+  ///     through them, and each step asserts the state after them.
   ///   - exhaustivity: How strictly to check; `.on` by default.
   ///   - timeout: How long to wait for an action or for effects to end.
   ///   - reporter: Where failures go; by default the framework the test
@@ -33,6 +37,7 @@ extension TestStore where Reducer: ActionReducer {
     initialState: Reducer.State,
     reducer: Reducer,
     withDependencies: (inout DependencyValues) -> Void = { _ in },
+    middlewares: [Middleware<Reducer.Action, Reducer.State>] = [],
     exhaustivity: Exhaustivity = .on,
     timeout: Duration = .seconds(1),
     reporter: TestFailureReporter = .automatic,
@@ -45,7 +50,9 @@ extension TestStore where Reducer: ActionReducer {
       // The test store reports an effect's error as a test failure; the
       // store's default log line would say it twice.
       backend: ActionBackend(
-        store: ActionStore(initialState: initialState, reducer: reducer, withDependencies: withDependencies, onEffectError: { _ in })),
+        store: ActionStore(
+          initialState: initialState, reducer: reducer, withDependencies: withDependencies,
+          middlewares: middlewares, onEffectError: { _ in })),
       exhaustivity: exhaustivity, timeout: timeout, reporter: reporter,
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
