@@ -1,56 +1,142 @@
 extension PersistentList {
-  /// Walks the leaves left to right: O(1) amortized per element.
+  /// Walks the leaves left to right, reading each leaf's elements in a row:
+  /// a step within a leaf is a bounds check and a load, as in an `Array`;
+  /// a step to the next leaf is one index into the leaf's parent; only after
+  /// the parent's last leaf does the iterator descend from the root again
+  /// (once per `branchCapacity` leaves). It allocates nothing.
+  ///
+  /// Every leaf sits at the same depth, so the branch above a leaf holds
+  /// only leaves.
   @usableFromInline
   struct Iterator {
-    @usableFromInline var leaf: ContiguousArray<Element>
+    /// The root: the iterator's one counted reference. While the iterator
+    /// holds it, the root is shared, so a write to the list copies every
+    /// node on its path instead of changing one in place (a node reachable
+    /// from a shared node is itself reached twice, once its parent is
+    /// copied). So every node under it, and every leaf's element storage,
+    /// stays alive and unchanged, and the references below need no
+    /// counting.
+    @usableFromInline let root: ListNode<Element>
+    /// The current leaf's elements.
+    @usableFromInline var buffer: UnsafeBufferPointer<Element>
+    /// The position of the next element in ``buffer``.
     @usableFromInline var position: Int
-    /// The branches above the current leaf, each with the index of the
-    /// next child to visit.
-    @usableFromInline var path: ContiguousArray<(node: ListNode<Element>, next: Int)>
+    /// The branch above the current leaf, `nil` when the root is a leaf;
+    /// kept alive by `root`.
+    @usableFromInline unowned(unsafe) var parent: ListNode<Element>?
+    /// The current leaf's index among `parent`'s children.
+    @usableFromInline var child: Int
+    /// The list position of the current leaf's first element.
+    @usableFromInline var leafStart: Int
+    /// How many times the iterator descended from the root (the walk's
+    /// work beyond reading leaves, which tests count).
+    @usableFromInline var descents: Int
 
     @inlinable
     init(root: ListNode<Element>) {
-      leaf = []
+      self.root = root
+      buffer = UnsafeBufferPointer(start: nil, count: 0)
       position = 0
-      path = []
-      descend(to: root)
+      parent = nil
+      child = 0
+      leafStart = 0
+      descents = 0
+      descend(to: 0)
     }
 
+    /// Makes the leaf holding list position `start` (the first position of
+    /// a leaf, or the count) the current one.
     @inlinable
-    mutating func descend(to start: ListNode<Element>) {
-      var node = start
+    mutating func descend(to start: Int) {
+      descents &+= 1
+      var node = root
+      var offset = start
+      parent = nil
+      child = 0
       while !node.isLeaf {
-        path.append((node, 1))
-        node = node.children[0]
+        let (index, inner) = node.child(containing: offset)
+        parent = node
+        child = index
+        node = node.children[index]
+        offset = inner
       }
-      leaf = node.elements
-      position = 0
+      enter(node, start: start &- offset)
     }
 
     @inlinable
+    mutating func enter(_ leaf: ListNode<Element>, start: Int) {
+      // See `root`: the storage outlives the iterator and does not change.
+      buffer = leaf.elements.withUnsafeBufferPointer { $0 }
+      position = 0
+      leafStart = start
+    }
+
+    @inlinable @inline(__always)
     mutating func next() -> Element? {
-      if position < leaf.count {
-        defer { position &+= 1 }
-        return leaf[position]
+      // Only the end gives `nil`, so that the caller's loop sees an element
+      // whenever the check passes and reads no more of it than it uses.
+      if _slowPath(position == buffer.count) {
+        // The step to the next leaf takes and returns the iterator by value:
+        // the caller's iterator never has its address taken, so its
+        // position and buffer stay in registers through the loop.
+        self = Self.advanced(consume self)
+        if position == buffer.count { return nil }
       }
-      while let (node, next) = path.last {
-        if next < node.children.count {
-          path[path.count &- 1].next = next &+ 1
-          descend(to: node.children[next])
-          if position < leaf.count {
-            defer { position &+= 1 }
-            return leaf[position]
-          }
-        } else {
-          path.removeLast()
+      defer { position &+= 1 }
+      return buffer[position]
+    }
+
+    /// The iterator at the next leaf's first element, or at the end.
+    @inlinable @inline(never)
+    static func advanced(_ iterator: consuming Self) -> Self {
+      _ = iterator.advance()
+      return iterator
+    }
+
+    /// Moves to the next leaf, at its first element; `false` at the end.
+    @inlinable @inline(never)
+    mutating func advance() -> Bool {
+      let start = leafStart &+ buffer.count
+      guard start < root.count else { return false }
+      if let parent, child &+ 1 < parent.children.count {
+        child &+= 1
+        enter(parent.children[child], start: start)
+      } else {
+        descend(to: start)
+      }
+      // Leaves other than an empty root are never empty.
+      return true
+    }
+
+    /// Calls `body` with the rest of the current leaf's elements and with
+    /// every later leaf's, in order, then leaves the iterator at the end.
+    @inlinable
+    mutating func forEachRemainingBuffer<Failure: Error>(
+      _ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Void
+    ) throws(Failure) {
+      while true {
+        if position < buffer.count {
+          let rest = UnsafeBufferPointer(rebasing: buffer[position...])
+          position = buffer.count
+          try body(rest)
         }
+        guard advance() else { return }
       }
-      return nil
     }
   }
 
   @inlinable
   func makeIterator() -> Iterator {
     Iterator(root: root)
+  }
+
+  /// Calls `body` with each leaf's elements, in order: the fast way to read
+  /// every element.
+  ///
+  /// - Complexity: O(n), with O(1) work per leaf beyond `body`.
+  @inlinable
+  func forEachBuffer<Failure: Error>(_ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Void) throws(Failure) {
+    var iterator = makeIterator()
+    try iterator.forEachRemainingBuffer(body)
   }
 }
