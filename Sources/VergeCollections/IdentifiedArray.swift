@@ -105,7 +105,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
       for element in elements { ids.append(identify(element)) }
     }
     let (first, stride) = PersistentList<Element>.freshLabels(count: elements.count)
-    let (positions, duplicate) = PersistentMap<ID, UInt64>.building(keys: ids) { first &+ stride &* UInt64($0) }
+    let label: (Int) -> UInt64 = { offset in first &+ stride &* UInt64(truncatingIfNeeded: offset) }
+    let (positions, duplicate) = PersistentMap<ID, UInt64>.building(keys: ids, value: label)
     if let duplicate {
       return (Self(list: PersistentList(), positions: PersistentMap(), identify: identify), ids[duplicate])
     }

@@ -9,14 +9,16 @@ extension PersistentList {
   /// only leaves.
   @usableFromInline
   struct Iterator {
-    /// The root: the iterator's one counted reference. While the iterator
-    /// holds it, the root is shared, so a write to the list copies every
-    /// node on its path instead of changing one in place (a node reachable
-    /// from a shared node is itself reached twice, once its parent is
-    /// copied). So every node under it, and every leaf's element storage,
-    /// stays alive and unchanged, and the references below need no
-    /// counting.
-    @usableFromInline let root: ListNode<Element>
+    /// The root, which the iterator does not keep alive: whoever makes the
+    /// iterator holds the list for as long as it is used. The list is then
+    /// shared while it is read, so a write to it copies every node on its
+    /// path instead of changing one in place (a node reachable from a
+    /// shared node is itself reached twice once its parent is copied):
+    /// every node under the root, and every leaf's element storage, stays
+    /// alive and unchanged, and no reference here needs counting. Holding
+    /// no counted reference, the iterator is a plain value the compiler
+    /// keeps in registers through a loop.
+    @usableFromInline unowned(unsafe) var root: ListNode<Element>
     /// The current leaf's elements.
     @usableFromInline var buffer: UnsafeBufferPointer<Element>
     /// The position of the next element in ``buffer``.
@@ -41,7 +43,16 @@ extension PersistentList {
       child = 0
       leafStart = 0
       descents = 0
-      descend(to: 0)
+      self = Self.started(self)
+    }
+
+    /// The iterator at the first element (see ``advanced(_:)`` for why it
+    /// goes by value).
+    @inlinable @inline(never)
+    static func started(_ iterator: Self) -> Self {
+      var iterator = iterator
+      iterator.descend(to: 0)
+      return iterator
     }
 
     /// Makes the leaf holding list position `start` (the first position of
@@ -79,7 +90,7 @@ extension PersistentList {
         // The step to the next leaf takes and returns the iterator by value:
         // the caller's iterator never has its address taken, so its
         // position and buffer stay in registers through the loop.
-        self = Self.advanced(consume self)
+        self = Self.advanced(self)
         if position == buffer.count { return nil }
       }
       defer { position &+= 1 }
@@ -88,7 +99,8 @@ extension PersistentList {
 
     /// The iterator at the next leaf's first element, or at the end.
     @inlinable @inline(never)
-    static func advanced(_ iterator: consuming Self) -> Self {
+    static func advanced(_ iterator: Self) -> Self {
+      var iterator = iterator
       _ = iterator.advance()
       return iterator
     }
@@ -125,6 +137,8 @@ extension PersistentList {
     }
   }
 
+  /// An iterator over the elements; the list must outlive it (see
+  /// `Iterator.root`).
   @inlinable
   func makeIterator() -> Iterator {
     Iterator(root: root)
