@@ -36,7 +36,7 @@ let package = Package(
     .target(name: "VergeCollections", swiftSettings: strict),
     .target(name: "Verge", dependencies: ["VergeCollections", "VergeThreadLocal"], swiftSettings: strict),
     .target(name: "VergeNeue", dependencies: ["Verge"], swiftSettings: strict),
-    .target(name: "VergeORM", dependencies: ["Verge"], swiftSettings: strict),
+    .target(name: "VergeORM", dependencies: ["Verge", "VergeCollections"], swiftSettings: strict),
     .target(name: "VergeTesting", dependencies: ["Verge", "VergeNeue"], swiftSettings: strict),
     // Helpers shared by the test targets (a gate, a seeded generator); in no product.
     .target(
