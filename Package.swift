@@ -21,6 +21,7 @@ let package = Package(
     .visionOS(.v2),
   ],
   products: [
+    .library(name: "VergeCollections", targets: ["VergeCollections"]),
     .library(name: "Verge", targets: ["Verge"]),
     .library(name: "VergeNeue", targets: ["VergeNeue"]),
     .library(name: "VergeORM", targets: ["VergeORM"]),
@@ -30,14 +31,19 @@ let package = Package(
     // The one C file: a thread-local pointer that the store core reads on
     // every commit (see its header). Not a product of its own.
     .target(name: "VergeThreadLocal"),
-    .target(name: "Verge", dependencies: ["VergeThreadLocal"], swiftSettings: strict),
+    // IdentifiedArray and the persistent trie and tree under it: usable
+    // without a store, and re-exported by Verge.
+    .target(name: "VergeCollections", swiftSettings: strict),
+    .target(name: "Verge", dependencies: ["VergeCollections", "VergeThreadLocal"], swiftSettings: strict),
     .target(name: "VergeNeue", dependencies: ["Verge"], swiftSettings: strict),
-    .target(name: "VergeORM", dependencies: ["Verge"], swiftSettings: strict),
+    .target(name: "VergeORM", dependencies: ["Verge", "VergeCollections"], swiftSettings: strict),
     .target(name: "VergeTesting", dependencies: ["Verge", "VergeNeue"], swiftSettings: strict),
     // Helpers shared by the test targets (a gate, a seeded generator); in no product.
     .target(
       name: "VergeTestSupport", dependencies: ["Verge"], path: "Tests/VergeTestSupport",
       swiftSettings: strict),
+    .testTarget(
+      name: "VergeCollectionsTests", dependencies: ["VergeCollections", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(name: "VergeTests", dependencies: ["Verge", "VergeTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "VergeNeueTests", dependencies: ["VergeNeue", "VergeTestSupport"], swiftSettings: strict),

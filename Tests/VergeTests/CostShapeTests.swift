@@ -1,5 +1,6 @@
 import Observation
 import Verge
+import VergeTestSupport
 import XCTest
 
 /// The cost shape DESIGN.md promises, checked deterministically by counting

@@ -1,6 +1,7 @@
 import Observation
 import Synchronization
 @testable import Verge
+import VergeTestSupport
 import XCTest
 
 /// A read through `store.state` outside any observer costs the read alone:

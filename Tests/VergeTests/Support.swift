@@ -19,39 +19,6 @@ final class Recorder<Value: Sendable>: Sendable {
   }
 }
 
-/// A copy-on-write buffer that counts how often its storage is copied, so
-/// tests can prove that a commit mutated in place.
-struct CopyCountingBuffer: Equatable, Sendable {
-  final class Storage: @unchecked Sendable {
-    // Mutated only through the uniquely referenced path of `CopyCountingBuffer`.
-    var elements: [Int]
-    init(_ elements: [Int]) { self.elements = elements }
-  }
-
-  static let copies = Atomic<Int>(0)
-
-  private var storage: Storage
-
-  init(count: Int) {
-    storage = Storage(Array(repeating: 0, count: count))
-  }
-
-  subscript(index: Int) -> Int {
-    get { storage.elements[index] }
-    set {
-      if !isKnownUniquelyReferenced(&storage) {
-        Self.copies.add(1, ordering: .relaxed)
-        storage = Storage(storage.elements)
-      }
-      storage.elements[index] = newValue
-    }
-  }
-
-  static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.storage === rhs.storage || lhs.storage.elements == rhs.storage.elements
-  }
-}
-
 /// Runs `body` on `threads` threads at once and returns when all are done.
 func concurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
   DispatchQueue.concurrentPerform(iterations: threads, execute: body)

@@ -8,18 +8,7 @@ extension IdentifiedArray: DiffPairRepresentable where Element: Equatable {
   ///   nodes they share are skipped); O(n) for unrelated arrays.
   package func diffRepresentations(against other: Any) -> (own: DiffRepresentation, other: DiffRepresentation)? {
     guard let other = other as? IdentifiedArray else { return nil }
-    var candidates: [ID] = []
-    var seen = Set<ID>()
-    list.forEachElementNotShared(
-      with: other.list,
-      { element in
-        let id = identify(element)
-        if seen.insert(id).inserted { candidates.append(id) }
-      },
-      { element in
-        let id = other.identify(element)
-        if seen.insert(id).inserted { candidates.append(id) }
-      })
+    let candidates = idsOfElementsNotShared(with: other)
     var own: [(key: String, value: Any)] = []
     var theirs: [(key: String, value: Any)] = []
     for id in candidates {

@@ -1,3 +1,5 @@
+import VergeCollections
+
 /// One table: its entities in a persistent map, and the version stamps that
 /// make change detection O(1).
 @usableFromInline

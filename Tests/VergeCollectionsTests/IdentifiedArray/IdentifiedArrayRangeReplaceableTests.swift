@@ -1,5 +1,5 @@
 import Foundation
-@testable import Verge
+@testable import VergeCollections
 import VergeTestSupport
 import XCTest
 

@@ -1,4 +1,4 @@
-import Verge
+import VergeCollections
 
 /// A row with an id and a value, as apps keep in lists.
 struct Row: Identifiable, Hashable, Codable, Sendable, Comparable, CustomStringConvertible {

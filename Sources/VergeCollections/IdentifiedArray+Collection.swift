@@ -88,11 +88,15 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
 
   /// Iterates the elements in order.
   public struct Iterator: IteratorProtocol {
+    /// The elements, kept alive (and shared, so unchanged) while `base`
+    /// reads them.
+    @usableFromInline let list: PersistentList<Element>
     @usableFromInline var base: PersistentList<Element>.Iterator
 
     @inlinable
-    init(base: PersistentList<Element>.Iterator) {
-      self.base = base
+    init(list: PersistentList<Element>) {
+      self.list = list
+      self.base = list.makeIterator()
     }
 
     /// The next element, or `nil` at the end.
@@ -109,7 +113,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// - Complexity: O(log n) to start; iterating all costs O(n).
   @inlinable
   public func makeIterator() -> Iterator {
-    Iterator(base: list.makeIterator())
+    Iterator(list: list)
   }
 
   /// The number of elements.

@@ -1,5 +1,5 @@
 import Foundation
-import Verge
+import VergeCollections
 import VergeTestSupport
 import XCTest
 
@@ -11,7 +11,7 @@ final class IdentifiedArrayMisuseTests: XCTestCase {
   private static let child = ChildProcess(variable: "VERGE_IDENTIFIED_ARRAY_CHILD")
 
   private func runChild(_ name: String) throws -> (status: Int32, stderr: String) {
-    let outcome = try Self.child.run(test: "VergeTests.IdentifiedArrayMisuseTests/testChild\(name)", scenario: name)
+    let outcome = try Self.child.run(test: "VergeCollectionsTests.IdentifiedArrayMisuseTests/testChild\(name)", scenario: name)
     return (outcome.status, outcome.stderr)
   }
 

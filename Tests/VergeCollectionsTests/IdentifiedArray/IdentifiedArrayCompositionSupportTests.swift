@@ -1,4 +1,4 @@
-@testable import Verge
+@testable import VergeCollections
 import XCTest
 
 /// The package API that composition (`forEach`) builds on.

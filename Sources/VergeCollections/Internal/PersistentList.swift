@@ -25,8 +25,7 @@ struct PersistentList<Element> {
   /// - Complexity: O(n).
   @inlinable
   init(_ elements: ContiguousArray<Element>) {
-    let stride = Self.spacing(for: elements.count)
-    let first = Self.center &- stride &* UInt64(elements.count / 2)
+    let (first, stride) = Self.freshLabels(count: elements.count)
     var level: ContiguousArray<ListNode<Element>> = []
     level.reserveCapacity(elements.count / ListNode<Element>.leafCapacity + 1)
     var start = 0
@@ -54,6 +53,14 @@ struct PersistentList<Element> {
     }
     Self.fixLastFill(level[0])
     root = level[0]
+  }
+
+  /// The labels of a list of `count` elements built afresh: element `i`
+  /// has `first + stride × i`.
+  @inlinable
+  static func freshLabels(count: Int) -> (first: UInt64, stride: UInt64) {
+    let stride = spacing(for: count)
+    return (center &- stride &* UInt64(count / 2), stride)
   }
 
   /// Bulk loading leaves the last node of each level possibly underfull:

@@ -1,4 +1,4 @@
-import Verge
+import VergeCollections
 import XCTest
 
 /// The snippet of `IdentifiedArray`'s documentation, as written there.
@@ -26,5 +26,29 @@ final class IdentifiedArraySnippetTests: XCTestCase {
 
     // Checked:
     XCTAssertEqual(rows.elements, [Row(id: 1, title: "new"), Row(id: 2, title: "Two")])
+  }
+}
+
+/// The snippet of the module's documentation catalog, as written there.
+final class VergeCollectionsCatalogSnippetTests: XCTestCase {
+  struct Todo: Identifiable, Equatable {
+    let id: Int
+    var title: String
+    var isDone = false
+  }
+
+  func testOverviewSnippet() {
+    // From the documentation:
+    var todos: IdentifiedArrayOf<Todo> = [Todo(id: 1, title: "Write"), Todo(id: 2, title: "Ship")]
+    let before = todos                 // O(1): shares every node
+    todos[id: 2]?.isDone = true        // O(log n): copies one path
+    todos.append(Todo(id: 3, title: "Rest"))
+    // before still holds the two original todos
+
+    // Checked:
+    XCTAssertEqual(before.elements, [Todo(id: 1, title: "Write"), Todo(id: 2, title: "Ship")])
+    XCTAssertEqual(
+      todos.elements,
+      [Todo(id: 1, title: "Write"), Todo(id: 2, title: "Ship", isDone: true), Todo(id: 3, title: "Rest")])
   }
 }

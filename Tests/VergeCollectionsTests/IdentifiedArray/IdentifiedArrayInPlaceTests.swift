@@ -1,4 +1,5 @@
-@testable import Verge
+@testable import VergeCollections
+import VergeTestSupport
 import XCTest
 
 /// Writes to a part of an element happen in place where they can.

@@ -1,4 +1,4 @@
-@testable import Verge
+@testable import VergeCollections
 import VergeTestSupport
 import XCTest
 
