@@ -27,7 +27,7 @@ private struct Edged: Equatable, Sendable {
 /// (as `.ci/run` does); each scenario runs in a child process given the
 /// suppressions file, or none, and its sanitizer reports are read from its
 /// standard error.
-final class ThreadSanitizerSuppressionTests: XCTestCase {
+final class SanitizerSuppressionTests: XCTestCase {
   private static let child = ChildProcess(variable: "VERGE_TSAN_SUPPRESSION_CHILD")
 
   /// The repository's suppressions file, found from this file's path.
@@ -42,7 +42,7 @@ final class ThreadSanitizerSuppressionTests: XCTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: Self.suppressions), Self.suppressions)
     let options = suppressed ? "suppressions=\(Self.suppressions)" : ""
     return try Self.child.run(
-      test: "VergeTests.ThreadSanitizerSuppressionTests/testChild\(scenario)", scenario: scenario,
+      test: "VergeTests.SanitizerSuppressionTests/testChild\(scenario)", scenario: scenario,
       environment: ["TSAN_OPTIONS": options])
   }
 
@@ -108,7 +108,7 @@ final class ThreadSanitizerSuppressionTests: XCTestCase {
 
   private func onlyAsChild(_ scenario: String) throws {
     guard Self.child.isRunning(scenario) else {
-      throw XCTSkip("runs only as the child process of a ThreadSanitizerSuppressionTests test")
+      throw XCTSkip("runs only as the child process of a SanitizerSuppressionTests test")
     }
   }
 
