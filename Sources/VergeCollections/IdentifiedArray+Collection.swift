@@ -46,17 +46,23 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   @inlinable
   public subscript(position: Int) -> Element {
     get {
-      precondition(position >= 0 && position < count, "IdentifiedArray: index \(position) out of range 0..<\(count)")
+      guard position >= 0 && position < count else {
+        fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
+      }
       return list.element(at: position)
     }
     set {
-      precondition(position >= 0 && position < count, "IdentifiedArray: index \(position) out of range 0..<\(count)")
+      guard position >= 0 && position < count else {
+        fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
+      }
       let (leaf, offset) = list.uniqueLeaf(index: position)
       checkID(of: newValue, at: position, replacing: leaf.elements[offset])
       leaf.elements[offset] = newValue
     }
     _modify {
-      precondition(position >= 0 && position < count, "IdentifiedArray: index \(position) out of range 0..<\(count)")
+      guard position >= 0 && position < count else {
+        fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
+      }
       let (leaf, offset) = list.uniqueLeaf(index: position)
       // The element is moved out of its (uniquely owned) leaf and back, so
       // a write to a part of it (`array[i].tags.append(x)`) copies nothing.

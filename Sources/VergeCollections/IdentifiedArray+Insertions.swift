@@ -14,7 +14,7 @@ extension IdentifiedArray {
       self.positions = positions
       label = list.freeLabel(at: index)
     }
-    guard let label else { preconditionFailure("IdentifiedArray: no order label left after relabelling") }
+    guard let label else { fatalError("IdentifiedArray: no order label left after relabelling") }
     list.insert(element, label: label, at: index)
     positions.updateValue(label, forKey: id)
   }
@@ -57,7 +57,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
-    precondition(index >= 0 && index <= count, "IdentifiedArray: insertion index \(index) out of range 0...\(count)")
+    guard index >= 0 && index <= count else {
+      fatalError("IdentifiedArray: insertion index \(index) out of range 0...\(count)")
+    }
     let id = identify(element)
     if let label = positions[id] { return (false, list.index(ofLabel: label)) }
     insertNew(element, id: id, at: index)
@@ -104,7 +106,9 @@ extension IdentifiedArray {
   public mutating func updateOrInsert(_ element: Element, at index: Int) -> (originalMember: Element?, index: Int) {
     let id = identify(element)
     guard let label = positions[id] else {
-      precondition(index >= 0 && index <= count, "IdentifiedArray: insertion index \(index) out of range 0...\(count)")
+      guard index >= 0 && index <= count else {
+        fatalError("IdentifiedArray: insertion index \(index) out of range 0...\(count)")
+      }
       insertNew(element, id: id, at: index)
       return (nil, index)
     }

@@ -21,9 +21,9 @@ extension IdentifiedArray: RangeReplaceableCollection where Element: Identifiabl
   @inlinable
   public mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
   where C.Element == Element {
-    precondition(
-      subrange.lowerBound >= 0 && subrange.upperBound <= count,
-      "IdentifiedArray: range \(subrange) out of range 0...\(count)")
+    guard subrange.lowerBound >= 0 && subrange.upperBound <= count else {
+      fatalError("IdentifiedArray: range \(subrange) out of range 0...\(count)")
+    }
     removeSubrange(subrange)
     var position = subrange.lowerBound
     for element in newElements where updateOrInsert(element, at: position).originalMember == nil {
@@ -41,7 +41,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func removeFirst() -> Element {
-    precondition(!isEmpty, "IdentifiedArray: removeFirst() on an empty array")
+    if isEmpty {
+      fatalError("IdentifiedArray: removeFirst() on an empty array")
+    }
     return remove(at: 0)
   }
 
@@ -51,7 +53,9 @@ extension IdentifiedArray {
   /// - Complexity: O(k log n).
   @inlinable
   public mutating func removeFirst(_ k: Int) {
-    precondition(k >= 0 && k <= count, "IdentifiedArray: removeFirst(\(k)) on an array of \(count)")
+    guard k >= 0 && k <= count else {
+      fatalError("IdentifiedArray: removeFirst(\(k)) on an array of \(count)")
+    }
     removeSubrange(0..<k)
   }
 
@@ -63,7 +67,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func removeLast() -> Element {
-    precondition(!isEmpty, "IdentifiedArray: removeLast() on an empty array")
+    if isEmpty {
+      fatalError("IdentifiedArray: removeLast() on an empty array")
+    }
     return remove(at: count - 1)
   }
 
@@ -73,7 +79,9 @@ extension IdentifiedArray {
   /// - Complexity: O(k log n).
   @inlinable
   public mutating func removeLast(_ k: Int) {
-    precondition(k >= 0 && k <= count, "IdentifiedArray: removeLast(\(k)) on an array of \(count)")
+    guard k >= 0 && k <= count else {
+      fatalError("IdentifiedArray: removeLast(\(k)) on an array of \(count)")
+    }
     removeSubrange((count - k)..<count)
   }
 
@@ -92,9 +100,9 @@ extension IdentifiedArray {
   /// - Complexity: O(k log n) for k elements; O(1) for all of them.
   @inlinable
   public mutating func removeSubrange(_ bounds: Range<Int>) {
-    precondition(
-      bounds.lowerBound >= 0 && bounds.upperBound <= count,
-      "IdentifiedArray: range \(bounds) out of range 0...\(count)")
+    guard bounds.lowerBound >= 0 && bounds.upperBound <= count else {
+      fatalError("IdentifiedArray: range \(bounds) out of range 0...\(count)")
+    }
     if bounds.count == count {
       removeAll()
       return

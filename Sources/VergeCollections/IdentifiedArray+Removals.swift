@@ -21,7 +21,9 @@ extension IdentifiedArray {
   @inlinable
   @discardableResult
   public mutating func remove(at index: Int) -> Element {
-    precondition(index >= 0 && index < count, "IdentifiedArray: index \(index) out of range 0..<\(count)")
+    guard index >= 0 && index < count else {
+      fatalError("IdentifiedArray: index \(index) out of range 0..<\(count)")
+    }
     let element = list.remove(at: index).element
     positions.removeValue(forKey: identify(element))
     return element
@@ -36,7 +38,9 @@ extension IdentifiedArray {
   @inlinable
   public mutating func remove(atOffsets offsets: IndexSet) {
     guard let last = offsets.last else { return }
-    precondition(offsets.first! >= 0 && last < count, "IdentifiedArray: offsets out of range 0..<\(count)")
+    guard offsets.first! >= 0 && last < count else {
+      fatalError("IdentifiedArray: offsets out of range 0..<\(count)")
+    }
     for index in offsets.reversed() { remove(at: index) }
   }
 

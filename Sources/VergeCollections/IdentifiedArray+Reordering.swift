@@ -12,9 +12,13 @@ extension IdentifiedArray {
   ///   the array stays shared with its copies.
   @inlinable
   public mutating func move(fromOffsets source: IndexSet, toOffset destination: Int) {
-    precondition(destination >= 0 && destination <= count, "IdentifiedArray: destination \(destination) out of range 0...\(count)")
+    guard destination >= 0 && destination <= count else {
+      fatalError("IdentifiedArray: destination \(destination) out of range 0...\(count)")
+    }
     guard let last = source.last else { return }
-    precondition(source.first! >= 0 && last < count, "IdentifiedArray: source offsets out of range 0..<\(count)")
+    guard source.first! >= 0 && last < count else {
+      fatalError("IdentifiedArray: source offsets out of range 0..<\(count)")
+    }
     var moved: [Element] = []
     moved.reserveCapacity(source.count)
     for index in source.reversed() {
@@ -35,7 +39,9 @@ extension IdentifiedArray {
   /// - Complexity: O(log n), also while a copy is held.
   @inlinable
   public mutating func swapAt(_ i: Int, _ j: Int) {
-    precondition(i >= 0 && i < count && j >= 0 && j < count, "IdentifiedArray: index out of range 0..<\(count)")
+    guard i >= 0 && i < count && j >= 0 && j < count else {
+      fatalError("IdentifiedArray: index out of range 0..<\(count)")
+    }
     guard i != j else { return }
     let first = list.element(at: i)
     let second = list.element(at: j)

@@ -91,6 +91,11 @@ private func wideMethodStore() -> ReducerStore<WideListMethods> {
 }
 
 @inline(never)
+private func largeActionStore() -> ActionStore<LargeFeature> {
+  ActionStore(initialState: LargeState(), reducer: LargeFeature())
+}
+
+@inline(never)
 private func counts(_ state: WideListFeature.State) -> [Int] {
   state.rows.map(\.count) + [state.detail?.count ?? -1, state.large.count, state.large.last]
 }
@@ -155,6 +160,34 @@ final class SmallStackSendTests: XCTestCase {
       XCTAssertEqual(seen.all, [[0, 1, -1, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 1, 1, 1, 1]])
       XCTAssertEqual(counts(of: store), [0, 1, 1, 1, 1])
       subscription.cancel()
+    }
+  }
+
+  // MARK: - Making stores
+
+  func testMakingStores() throws { try expectChildSucceeds("Making") }
+
+  /// Every reducer store shape made on the small thread itself (512 KiB in
+  /// optimized builds; `SmallStack.size` in unoptimized ones, where the
+  /// helpers' own code that makes the 64 KiB state takes hundreds of KiB):
+  /// a composed `ActionStore`, a plain one, a `ReducerStore`, and scopes
+  /// of them.
+  func testChildMaking() throws {
+    guard SmallStack.isChild(running: "Making") else {
+      throw XCTSkip("runs only as the child process of its parent test")
+    }
+    SmallStack.run {
+      let composed = wideStore()
+      let plain = largeActionStore()
+      let methods = wideMethodStore()
+      let large = composed.scope(state: \.large, action: WideListFeature.Action.large)
+      let methodLarge = methods.scope(\.large, reducer: LargeMethods())
+      large.send(.bump)
+      plain.send(.bump)
+      methodLarge.commit { $0.bump() }
+      XCTAssertEqual(counts(of: composed), [0, 0, -1, 1, 1])
+      XCTAssertEqual(counts(of: methods), [0, 0, -1, 1, 1])
+      XCTAssertEqual(plain.version, 1)
     }
   }
 

@@ -41,14 +41,18 @@ public struct ChildProcess: Sendable {
   }
 
   /// Runs `test` ("Module.Class/testMethod") of this test binary in a child
-  /// process with `variable` set to `scenario`, killing it when it has not
-  /// ended within `timeout` seconds.
-  public func run(test: String, scenario: String, timeout: Int = 60) throws -> Outcome {
+  /// process with `variable` set to `scenario` (and `environment` added to
+  /// this process's), killing it when it has not ended within `timeout`
+  /// seconds.
+  public func run(
+    test: String, scenario: String, timeout: Int = 60, environment extra: [String: String] = [:]
+  ) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     process.arguments = [test]
     var environment = ProcessInfo.processInfo.environment
     environment[variable] = scenario
+    environment.merge(extra) { _, new in new }
     // A crash may be what is tested for: no crash backtracer. It would
     // inherit the pipes, and one that hangs (seen under the Thread
     // Sanitizer) keeps them open, so reading them to the end never returns.

@@ -150,6 +150,36 @@ final class SmallStackTests: XCTestCase {
     }
   }
 
+  // MARK: - Making stores
+
+  func testMakingStores() throws { try expectChildSucceeds("Making") }
+
+  /// The stores are made on the small thread itself, as view models and
+  /// features are made on background threads and in tasks: a plain store
+  /// and derived values of it, on 512 KiB also in unoptimized builds.
+  func testChildMaking() throws {
+    try child("Making", size: Self.evenUnoptimized) {
+      let store = largeStore()
+      let count = store.derived(.select(\.count))
+      let last = store.derived(.map { $0.last })
+      store.commit { $0.count = 3 }
+      XCTAssertEqual(count.value, 3)
+      XCTAssertEqual(last.value, 0)
+      XCTAssertEqual(store.version, 1)
+    }
+  }
+
+  func testMakingAStoreOfAStateType() throws { try expectChildSucceeds("MakingStateType") }
+
+  /// A store whose state adopts `StateType`, reduced as it is made.
+  func testChildMakingStateType() throws {
+    try child("MakingStateType") {
+      let store = reducedLargeStore()
+      let doubled = store.derived(.map { $0.doubled })
+      XCTAssertEqual(doubled.value, 0)
+    }
+  }
+
   // MARK: - Persistence
 
   func testPersistence() throws { try expectChildSucceeds("Persistence") }
@@ -214,6 +244,22 @@ private func smallStackPersistenceRoundTrip(
 @inline(never)
 private func largeStore() -> Store<LargeState, Never> {
   Store(initialState: LargeState())
+}
+
+/// A 64 KiB state whose `StateType` hook keeps `doubled` at twice the
+/// count, from the moment the store is made.
+private struct ReducedLargeState: StateType {
+  var large = LargeState()
+  var doubled = -1
+
+  static func reduce(modifying: inout InoutRef<ReducedLargeState>, current: Changes<ReducedLargeState>) {
+    modifying.doubled = current.large.count * 2
+  }
+}
+
+@inline(never)
+private func reducedLargeStore() -> Store<ReducedLargeState, Never> {
+  Store(initialState: ReducedLargeState())
 }
 
 /// What a subscriber saw, from any thread.

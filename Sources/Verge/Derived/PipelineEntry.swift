@@ -32,7 +32,7 @@ class PipelineEntry<Input: Sendable, Output: Sendable>: DerivedHubEntry {
   /// remembered as the last one.
   @usableFromInline
   func start(_ input: UnsafePointer<Input>) -> Output {
-    preconditionFailure("Verge: PipelineEntry.start is implemented by each kind")
+    fatalError("Verge: PipelineEntry.start is implemented by each kind")
   }
 
   @usableFromInline
@@ -235,7 +235,7 @@ final class StepEntry<Input: Sendable, Output: Sendable>: PipelineEntry<Input, O
   @usableFromInline
   override func start(_ input: UnsafePointer<Input>) -> Output {
     guard let output = borrowing(input, step) else {
-      preconditionFailure("Verge: a pipeline step returned nil for its first input")
+      fatalError("Verge: a pipeline step returned nil for its first input")
     }
     remember(output)
     return output

@@ -114,6 +114,15 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
       hasMiddlewares = !middlewares.isEmpty
       keepsPrevious = hasMiddlewares
     }
+
+    /// Moves the value out of `value`, leaving it uninitialized.
+    @usableFromInline
+    init(movingFrom value: UnsafeMutablePointer<Value>, middlewares: [CommitMiddleware<Value>]) {
+      self.value = value.move()
+      self.middlewares = middlewares
+      hasMiddlewares = !middlewares.isEmpty
+      keepsPrevious = hasMiddlewares
+    }
   }
 
   /// Locked by `withStorage` in the name of the calling thread, so that a
@@ -152,6 +161,23 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
     dependencies: DependencyValues? = nil
   ) {
     storage = LockedBox(Storage(value: value, middlewares: middlewares))
+    self.isEqual = isEqual
+    super.init(dependencies: dependencies)
+  }
+
+  /// A core holding the value moved out of `value`, which is left
+  /// uninitialized: a store's initial state, handed over on the heap, so
+  /// that making a store copies a large state onto the stack once at most
+  /// (here, unspecialized, where the copy's slot is reserved only while
+  /// it is made).
+  @usableFromInline
+  init(
+    movingFrom value: UnsafeMutablePointer<Value>,
+    isEqual: @escaping @Sendable (Value, Value) -> Bool,
+    middlewares: [CommitMiddleware<Value>],
+    dependencies: DependencyValues? = nil
+  ) {
+    storage = LockedBox(Storage(movingFrom: value, middlewares: middlewares))
     self.isEqual = isEqual
     super.init(dependencies: dependencies)
   }

@@ -85,7 +85,9 @@ enum ThreadIdentity {
       marks.deinitialize(count: 1)
       marks.deallocate()
     }
-    precondition(status == 0, "Verge: pthread_key_create failed (\(status))")
+    if status != 0 {
+      fatalError("Verge: pthread_key_create failed (\(status))")
+    }
     return key
   }()
 
@@ -118,7 +120,9 @@ enum ThreadIdentity {
     let marks = UnsafeMutablePointer<ThreadMarks>.allocate(capacity: 1)
     marks.initialize(to: ThreadMarks())
     let status = pthread_setspecific(key, marks)
-    precondition(status == 0, "Verge: pthread_setspecific failed (\(status))")
+    if status != 0 {
+      fatalError("Verge: pthread_setspecific failed (\(status))")
+    }
     verge_thread_marks_set(marks)
     return marks
   }

@@ -49,7 +49,7 @@ extension ReadableStore {
   /// The state of a scope's part, for `state`.
   @inlinable
   func fragmentState() -> StateSnapshot<State> {
-    guard case .fragment(let fragment) = storeView.source else { preconditionFailure("not a fragment") }
+    guard case .fragment(let fragment) = storeView.source else { fatalError("not a fragment") }
     return StateSnapshot(fragment.value, observation: nil)
   }
 

@@ -99,10 +99,12 @@ func stateTypeReduceMiddleware<State>(for state: State.Type) -> CommitMiddleware
 @usableFromInline
 func reduceInitialState<State>(_ state: inout State) {
   guard let adopting = State.self as? any StateType.Type else { return }
+  // `Adopting` is `State` itself: the hook runs on the state where it is,
+  // with no copy of it (casting to and back would make two, on the stack).
   func open<Adopting: StateType>(_ type: Adopting.Type) {
-    guard var typed = state as? Adopting else { return }
-    type.reduce(&typed, previous: nil)
-    if let back = typed as? State { state = back }
+    withUnsafeMutablePointer(to: &state) { pointer in
+      pointer.withMemoryRebound(to: Adopting.self, capacity: 1) { type.reduce(&$0.pointee, previous: nil) }
+    }
   }
   open(adopting)
 }

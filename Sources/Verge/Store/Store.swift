@@ -53,30 +53,37 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   ) {
     var dependencies = DependencyValues.current
     withDependencies(&dependencies)
-    let core =
-      if let reduce = stateTypeReduceMiddleware(for: State.self) {
-        Self.reducedCore(initialState, middlewares: [reduce] + middlewares, dependencies: dependencies)
-      } else {
-        // The state goes to the core as it came, with no copy of its own: an
-        // unoptimized build keeps each copy in a stack slot of its own.
-        StateCore<State, Activity>(
-          initialState, isEqual: { $0 == $1 }, middlewares: middlewares, dependencies: dependencies)
-      }
+    // The state goes to the heap at once and from there into the core,
+    // in frames that reserve no stack for it: a specialized `init` would
+    // reserve a stack slot for each copy on each path (192 KiB for a
+    // 64 KiB state), too much for a 512 KiB thread.
+    let handover = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    handover.initialize(to: initialState)
+    let core = Self.makeCore(
+      movingFrom: handover, isEqual: { $0 == $1 }, middlewares: middlewares, dependencies: dependencies)
     self.core = core
     observation = StateObservation { [weak core] receive in
       core?.subscribe(.values(receive), dropsFirst: true, queue: .committingThread)
     }
   }
 
-  /// The core of a state that adopts `StateType`, whose reduce hook runs
-  /// on the initial state first, as if it had just been committed.
-  @usableFromInline
-  static func reducedCore(
-    _ initialState: State, middlewares: [CommitMiddleware<State>], dependencies: DependencyValues
+  /// The store's core, holding the state moved out of `handover` (which is
+  /// freed), reduced first when `State` adopts `StateType`. Not specialized,
+  /// so that the path not taken reserves no stack.
+  @usableFromInline @inline(never)
+  static func makeCore(
+    movingFrom handover: UnsafeMutablePointer<State>, isEqual: @escaping @Sendable (State, State) -> Bool,
+    middlewares: [CommitMiddleware<State>], dependencies: DependencyValues
   ) -> StateCore<State, Activity> {
-    var reduced = initialState
-    reduceInitialState(&reduced)
-    return StateCore(reduced, isEqual: { $0 == $1 }, middlewares: middlewares, dependencies: dependencies)
+    defer { handover.deallocate() }
+    guard let reduce = stateTypeReduceMiddleware(for: State.self) else {
+      return StateCore(movingFrom: handover, isEqual: isEqual, middlewares: middlewares, dependencies: dependencies)
+    }
+    // The reduce hook runs on the initial state first, as if it had just
+    // been committed.
+    reduceInitialState(&handover.pointee)
+    return StateCore(
+      movingFrom: handover, isEqual: isEqual, middlewares: [reduce] + middlewares, dependencies: dependencies)
   }
 
   /// The store's dependency values: those in effect where it was made, with

@@ -143,7 +143,7 @@ struct PersistentList<Element> {
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
-        guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
         // The elements before the child, summed from the nearer end.
         let total = node.count
         node.counts.withUnsafeBufferPointer { counts in
@@ -162,7 +162,7 @@ struct PersistentList<Element> {
     }
     return node._withUnsafeGuaranteedRef { node in
       guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
-        preconditionFailure("IdentifiedArray: label not found")
+        fatalError("IdentifiedArray: label not found")
       }
       return (index &+ offset, node.elements[offset])
     }
@@ -180,7 +180,7 @@ struct PersistentList<Element> {
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
-        guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
         return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
       }
       guard let next else { break }
@@ -188,7 +188,7 @@ struct PersistentList<Element> {
     }
     return node._withUnsafeGuaranteedRef { node in
       guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
-        preconditionFailure("IdentifiedArray: label not found")
+        fatalError("IdentifiedArray: label not found")
       }
       return node.elements[offset]
     }
@@ -238,7 +238,7 @@ struct PersistentList<Element> {
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
-        guard let child = node.child(forLabel: label) else { preconditionFailure("IdentifiedArray: label not found") }
+        guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
         return node.children.withUnsafeMutableBufferPointer { children in
           let slot = children.baseAddress! + child
           if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = ListNode(copying: slot.pointee) }
@@ -250,7 +250,7 @@ struct PersistentList<Element> {
     }
     let leaf = node.takeUnretainedValue()
     guard let offset = leaf.child(forLabel: label), leaf.labels[offset] == label else {
-      preconditionFailure("IdentifiedArray: label not found")
+      fatalError("IdentifiedArray: label not found")
     }
     return (leaf, offset)
   }

@@ -49,9 +49,9 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ) {
     self.commitDirectly = commitDirectly
     let root = anchor.root
-    precondition(
-      Activity.self == Never.self || root.accepts(Activity.self),
-      "scope: the reducer's TargetActivity (\(Activity.self)) must be Never or the root store's activity type")
+    guard Activity.self == Never.self || root.accepts(Activity.self) else {
+      fatalError("scope: the reducer's TargetActivity (\(Activity.self)) must be Never or the root store's activity type")
+    }
     self.anchor = anchor
     let fragment = ScopeFragment<State, Activity>(source: anchor)
     self.fragment = fragment

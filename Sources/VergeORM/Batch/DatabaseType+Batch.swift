@@ -100,7 +100,9 @@ extension DatabaseType {
     #if DEBUG
       if databaseInvariantChecksEnabled.load(ordering: .relaxed) {
         let problems = invariantViolations()
-        precondition(problems.isEmpty, "VergeORM invariants broken after a batch: \(problems)")
+        if !problems.isEmpty {
+          fatalError("VergeORM invariants broken after a batch: \(problems)")
+        }
       }
     #endif
   }

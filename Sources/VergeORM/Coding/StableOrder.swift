@@ -91,7 +91,7 @@ enum StableOrder {
         let codingKey = representable.codingKey
         self.init(stringValue: codingKey.stringValue, intValue: codingKey.intValue)
       default:
-        preconditionFailure("VergeORM: \(type(of: key)) keys are encoded as an array")
+        fatalError("VergeORM: \(type(of: key)) keys are encoded as an array")
       }
     }
 

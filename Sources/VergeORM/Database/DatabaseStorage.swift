@@ -79,7 +79,7 @@ public struct DatabaseStorage<Schema: EntitySchemaType, Indexes: IndexesType>: S
 func indexName(of keyPath: AnyKeyPath) -> String {
   let description = String(describing: keyPath)
   guard let dot = description.lastIndex(of: "."), description.first == "\\" else {
-    preconditionFailure("VergeORM: cannot name the index key path \(description); declare indexes as stored properties")
+    fatalError("VergeORM: cannot name the index key path \(description); declare indexes as stored properties")
   }
   return String(description[description.index(after: dot)...])
 }

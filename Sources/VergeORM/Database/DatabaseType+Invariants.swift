@@ -36,6 +36,8 @@ extension DatabaseType {
   @_spi(Testing)
   public func checkInvariants() {
     let problems = invariantViolations()
-    precondition(problems.isEmpty, "VergeORM invariants broken: \(problems)")
+    if !problems.isEmpty {
+      fatalError("VergeORM invariants broken: \(problems)")
+    }
   }
 }

@@ -12,21 +12,21 @@ class AnyEntityTableBox {
   init() {}
 
   /// The number of entities.
-  var count: Int { preconditionFailure("AnyEntityTableBox is abstract") }
+  var count: Int { fatalError("AnyEntityTableBox is abstract") }
 
   /// Whether the two tables hold equal entities; `nil` is the empty table.
   func isContentEqual(to other: AnyEntityTableBox?) -> Bool {
-    preconditionFailure("AnyEntityTableBox is abstract")
+    fatalError("AnyEntityTableBox is abstract")
   }
 
   /// Encodes the entities as an array under `key`.
   func encode(into container: inout KeyedEncodingContainer<DatabaseCodingKey>, key: DatabaseCodingKey) throws {
-    preconditionFailure("AnyEntityTableBox is abstract")
+    fatalError("AnyEntityTableBox is abstract")
   }
 
   /// The broken invariants of the table, described with its `name`.
   func invariantViolations(name: String) -> [String] {
-    preconditionFailure("AnyEntityTableBox is abstract")
+    fatalError("AnyEntityTableBox is abstract")
   }
 }
 

@@ -83,13 +83,13 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
 
   @inline(never)
   private static func copyBefore(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, let before, _, _) = event else { preconditionFailure("change(of:) takes a reduced event") }
+    guard case .reduced(_, let before, _, _) = event else { fatalError("change(of:) takes a reduced event") }
     withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
   }
 
   @inline(never)
   private static func copyAfter(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, _, let after, _) = event else { preconditionFailure("change(of:) takes a reduced event") }
+    guard case .reduced(_, _, let after, _) = event else { fatalError("change(of:) takes a reduced event") }
     withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 

@@ -65,7 +65,7 @@ extension TestStore where Reducer: ActionReducer {
     // `ActionReducer` and a `ReducerType` could not be passed to either
     // initializer: the call would be ambiguous.)
     guard let actions = backend as? ActionBackend<Reducer> else {
-      preconditionFailure("A TestStore of an ActionReducer holds an ActionBackend.")
+      fatalError("A TestStore of an ActionReducer holds an ActionBackend.")
     }
     return actions
   }

@@ -123,13 +123,13 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
 
   @inline(never)
   private static func copyBefore(of event: ReducerEvent<State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .committed(_, let before, _) = event else { preconditionFailure("change(of:) takes a committed event") }
+    guard case .committed(_, let before, _) = event else { fatalError("change(of:) takes a committed event") }
     withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
   }
 
   @inline(never)
   private static func copyAfter(of event: ReducerEvent<State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .committed(_, _, let after) = event else { preconditionFailure("change(of:) takes a committed event") }
+    guard case .committed(_, _, let after) = event else { fatalError("change(of:) takes a committed event") }
     withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 

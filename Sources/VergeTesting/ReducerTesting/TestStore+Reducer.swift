@@ -50,7 +50,7 @@ extension TestStore where Reducer: ReducerType {
     // `ActionReducer` could not be passed to either initializer: the call
     // would be ambiguous.)
     guard let methods = backend as? ReducerBackend<Reducer> else {
-      preconditionFailure("A TestStore of a ReducerType holds a ReducerBackend.")
+      fatalError("A TestStore of a ReducerType holds a ReducerBackend.")
     }
     return methods
   }
