@@ -68,7 +68,7 @@ final class PersistenceCrashTests: XCTestCase {
     }
     // Nothing was refused, and the last attach removed the killed writers'
     // temporary files.
-    XCTAssertEqual(directory.names, ["state.json", "state.json.lock"])
+    XCTAssertEqual(directory.names, ["saved.state", "saved.state.lock"])
   }
 
   func testAFileHeldByAnotherProcessIsRefused() throws {
@@ -95,7 +95,8 @@ final class PersistenceCrashTests: XCTestCase {
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     process.arguments = ["VergeTests.PersistenceCrashTests/testChildFlushInsideCommit"]
     var environment = ProcessInfo.processInfo.environment
-    environment[Self.misuseVariable] = try PersistenceDirectoryFixture().file().path
+    let directory = try PersistenceDirectoryFixture()
+    environment[Self.misuseVariable] = directory.file().path
     // The trap is expected: no crash backtracer (see MisuseTests).
     environment["SWIFT_BACKTRACE"] = "enable=no"
     process.environment = environment

@@ -17,7 +17,7 @@ final class PersistenceDirectoryFixture {
   }
 
   /// A file in the directory.
-  func file(_ name: String = "state.json") -> URL {
+  func file(_ name: String = "saved.state") -> URL {
     url.appendingPathComponent(name)
   }
 

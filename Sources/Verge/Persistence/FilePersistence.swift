@@ -3,7 +3,7 @@ import Foundation
 /// A store's connection to its state file: restores the state when made,
 /// then writes it after commits, atomically and off the committing thread.
 ///
-/// Make one with ``ReadableStore/persist(_:to:version:writeInterval:migrate:)``:
+/// Make one with ``ReadableStore/persist(_:to:createDirectories:version:writeInterval:migrate:)``:
 ///
 /// ```swift
 /// let persistence = try store.persist(\.settings, to: settingsURL, version: 1)
