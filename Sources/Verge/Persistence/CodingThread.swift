@@ -65,8 +65,8 @@ enum CodingThread {
   /// returns what it returned, or throws what it threw. When no coding
   /// thread can be had, runs `body` on the calling thread.
   ///
-  /// - Complexity: Two semaphore signals and a context switch when a thread
-  ///   is idle (tens of microseconds to start one otherwise), plus `body`.
+  /// - Complexity: Two semaphore signals and two context switches when a
+  ///   thread is idle (a thread's start otherwise), plus `body`.
   static func run<Value: Sendable, Failure: Error>(
     _ body: @escaping @Sendable () throws(Failure) -> Value
   ) throws(Failure) -> Value {
