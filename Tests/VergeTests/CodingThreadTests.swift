@@ -62,6 +62,10 @@ final class CodingThreadTests: XCTestCase {
     try expectChildPasses("ThreadLimit")
   }
 
+  func testFlushingAndClosingDoNotWaitForABusyWriterQueue() throws {
+    try expectChildPasses("BusyWriterQueue")
+  }
+
   func testOneCodingThreadServesEveryRestoreAndWrite() throws {
     try expectChildPasses("OneThread")
   }
@@ -102,6 +106,36 @@ final class CodingThreadTests: XCTestCase {
       XCTAssertEqual(lowerLimit(RLIMIT_NPROC, to: 1), 0)
       #endif
     }
+  }
+
+  /// The writer queue is busy for good, as when its scheduled write waits
+  /// for a thread that Dispatch cannot start (at a thread limit, Dispatch
+  /// retries forever): `flushSynchronously` and `close` write all the same.
+  func testChildBusyWriterQueue() throws {
+    try onlyAsChild("BusyWriterQueue")
+    let directory = try PersistenceDirectoryFixture()
+    let store = Store<ProfileState, Never>(initialState: ProfileState())
+    let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
+    let engine = try XCTUnwrap(persistence.driver as? PersistenceEngine<ProfileState, Never, Preferences>)
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    engine.queue.async {
+      started.signal()
+      release.wait()
+    }
+    started.wait()
+    store.commit { $0.preferences.fontSize = 20 }
+    try persistence.flushSynchronously()
+    XCTAssertEqual(try readStateFile(directory.file(), as: Preferences.self).value.fontSize, 20)
+    store.commit { $0.preferences.theme = "dark" }
+    try persistence.close()
+    XCTAssertEqual(
+      try readStateFile(directory.file(), as: Preferences.self).value, Preferences(theme: "dark", fontSize: 20))
+    XCTAssertThrowsError(try persistence.close()) { error in
+      XCTAssertEqual(error as? PersistenceError, .closed)
+    }
+    release.signal()
+    reportPassed()
   }
 
   /// Restores, writes and closes of several stores, one after another,
