@@ -12,6 +12,7 @@ final class DatabasePersistenceTests: XCTestCase {
   override func setUpWithError() throws {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("verge-orm-persistence-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   }
 
   override func tearDownWithError() throws {
@@ -36,7 +37,7 @@ final class DatabasePersistenceTests: XCTestCase {
   }
 
   func testADatabaseRoundTripsThroughPersistenceWithItsIndexes() throws {
-    let file = directory.appendingPathComponent("library.json")
+    let file = directory.appendingPathComponent("library.state")
     let first = Store<LibraryState, Never>(initialState: LibraryState())
     let persistence = try first.persist(\.library, to: file)
     try fill(first)
@@ -68,7 +69,7 @@ final class DatabasePersistenceTests: XCTestCase {
   }
 
   func testAnInconsistentDatabaseIsRefusedAndMovedAside() throws {
-    let file = directory.appendingPathComponent("library.json")
+    let file = directory.appendingPathComponent("library.state")
     let first = Store<LibraryState, Never>(initialState: LibraryState())
     let persistence = try first.persist(\.library, to: file)
     try fill(first)

@@ -58,9 +58,10 @@ final class StableEncodingTests: XCTestCase {
   func testTheSameStateWrittenByThreeProcessesGivesTheSameBytes() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("verge-stable-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let here = try Self.persist(Self.sample(), to: directory.appendingPathComponent("here.json"))
-    for name in ["first.json", "second.json"] {
+    let here = try Self.persist(Self.sample(), to: directory.appendingPathComponent("here.state"))
+    for name in ["first.state", "second.state"] {
       let file = directory.appendingPathComponent(name)
       let (status, output) = try runChild(file)
       XCTAssertEqual(status, 0, output)
@@ -73,13 +74,14 @@ final class StableEncodingTests: XCTestCase {
   func testEqualStatesBuiltInAnotherOrderGiveTheSameBytes() throws {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("verge-stable-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let forward = try Self.sample()
     let backward = try Self.sample(reversed: true)
     XCTAssertEqual(forward, backward)
     XCTAssertEqual(
-      try Self.persist(forward, to: directory.appendingPathComponent("forward.json")),
-      try Self.persist(backward, to: directory.appendingPathComponent("backward.json")))
+      try Self.persist(forward, to: directory.appendingPathComponent("forward.state")),
+      try Self.persist(backward, to: directory.appendingPathComponent("backward.state")))
   }
 
   func testADatabaseEncodesUnderPublicNamesInAStableOrder() throws {
@@ -149,7 +151,7 @@ final class StableEncodingTests: XCTestCase {
       .appendingPathComponent("verge-stable-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let file = directory.appendingPathComponent("library.json")
+    let file = directory.appendingPathComponent("library.state")
     try Data(Self.fileWrittenBy010.utf8).write(to: file)
     let expected = try libraryOf010()
 

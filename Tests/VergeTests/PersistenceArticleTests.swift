@@ -18,7 +18,7 @@ final class PersistenceArticleTests: XCTestCase {
 
   func testOverview() async throws {
     let directory = try PersistenceDirectoryFixture()
-    let settingsURL = directory.file("settings.json")
+    let settingsURL = directory.file("settings.state")
     let reports = Recorder<String>()
     func report(_ text: String) { reports.append(text) }
 
@@ -49,7 +49,7 @@ final class PersistenceArticleTests: XCTestCase {
 
   func testMigration() throws {
     let directory = try PersistenceDirectoryFixture()
-    let settingsURL = directory.file("settings.json")
+    let settingsURL = directory.file("settings.state")
     struct StoredV1: Encodable { var dark = true }
     try writeStateFile(StoredV1(), version: 1, to: settingsURL)
     let store = Store<AppState, Never>(initialState: AppState())
@@ -66,5 +66,35 @@ final class PersistenceArticleTests: XCTestCase {
     XCTAssertEqual(persistence.restoreOutcome, .migrated(from: 1, to: 2))
     XCTAssertEqual(store.state.settings.theme, "dark")
     try persistence.close()
+  }
+
+  func testCreatingTheDirectory() throws {
+    let directory = try PersistenceDirectoryFixture()
+    let supportDirectory = directory.url.appendingPathComponent("Application Support", isDirectory: true)
+    let store = Store<AppState, Never>(initialState: AppState())
+    // Without asking, a missing directory is refused and nothing is made.
+    XCTAssertThrowsError(
+      try store.persist(\.settings, to: supportDirectory.appendingPathComponent("MyApp/settings.state"))
+    ) { error in
+      XCTAssertEqual(
+        error as? PersistenceError,
+        .missingDirectory(path: supportDirectory.appendingPathComponent("MyApp").path))
+    }
+    XCTAssertEqual(directory.names, [])
+
+    // From the article:
+    let stateURL = supportDirectory
+      .appendingPathComponent("MyApp", isDirectory: true)
+      .appendingPathComponent("settings.state")
+    let persistence = try store.persist(\.settings, to: stateURL, createDirectories: true)
+    // End of the snippet.
+
+    XCTAssertEqual(persistence.restoreOutcome, .nothingStored)
+    store.commit { $0.settings.fontSize = 14 }
+    try persistence.close()
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: stateURL.deletingLastPathComponent().path).sorted(),
+      ["settings.state", "settings.state.lock"])
+    XCTAssertEqual(try readStateFile(stateURL, as: Settings.self).value.fontSize, 14)
   }
 }

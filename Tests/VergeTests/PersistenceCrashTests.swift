@@ -27,7 +27,7 @@ final class PersistenceCrashTests: XCTestCase {
   }
 
   func testAWriterKilledAtRandomMomentsNeverLeavesAHalfWrittenFile() throws {
-    if Self.isThreadSanitized {
+    if isThreadSanitized {
       // What this test checks is the file system's rename and the writer's
       // order of steps, not threads (PersistenceTests covers those under the
       // sanitizer). A sanitized child takes ten times as long to start, which
@@ -68,11 +68,11 @@ final class PersistenceCrashTests: XCTestCase {
     }
     // Nothing was refused, and the last attach removed the killed writers'
     // temporary files.
-    XCTAssertEqual(directory.names, ["state.json", "state.json.lock"])
+    XCTAssertEqual(directory.names, ["saved.state", "saved.state.lock"])
   }
 
   func testAFileHeldByAnotherProcessIsRefused() throws {
-    if Self.isThreadSanitized {
+    if isThreadSanitized {
       throw XCTSkip("skipped under the Thread Sanitizer: it starts a process, see the crash test")
     }
     let directory = try PersistenceDirectoryFixture()
@@ -95,7 +95,8 @@ final class PersistenceCrashTests: XCTestCase {
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
     process.arguments = ["VergeTests.PersistenceCrashTests/testChildFlushInsideCommit"]
     var environment = ProcessInfo.processInfo.environment
-    environment[Self.misuseVariable] = try PersistenceDirectoryFixture().file().path
+    let directory = try PersistenceDirectoryFixture()
+    environment[Self.misuseVariable] = directory.file().path
     // The trap is expected: no crash backtracer (see MisuseTests).
     environment["SWIFT_BACKTRACE"] = "enable=no"
     process.environment = environment
@@ -118,14 +119,6 @@ final class PersistenceCrashTests: XCTestCase {
     let persistence = try store.persist(\.self, to: URL(fileURLWithPath: path))
     try store.commit { _ throws(PersistenceError) in try persistence.flushSynchronously() }
     XCTFail("did not trap")
-  }
-
-  /// Whether this process runs under the Thread Sanitizer (its runtime
-  /// is linked in).
-  private static var isThreadSanitized: Bool {
-    guard let process = dlopen(nil, RTLD_NOW) else { return false }
-    defer { dlclose(process) }
-    return dlsym(process, "__tsan_init") != nil
   }
 
   /// The writer: restores the file, then commits and writes states with

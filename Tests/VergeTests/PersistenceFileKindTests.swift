@@ -52,7 +52,7 @@ final class PersistenceFileKindTests: XCTestCase {
     let error = try persistWithinBound(to: path, releasing: path)
     XCTAssertEqual(error, .notARegularFile(path: path, kind: "a FIFO"))
     XCTAssertEqual(try Identity(path), before)
-    XCTAssertEqual(directory.names, ["state.json"])
+    XCTAssertEqual(directory.names, ["saved.state"])
   }
 
   func testADirectoryAtThePathIsRefusedAndLeftInPlace() throws {
@@ -68,7 +68,7 @@ final class PersistenceFileKindTests: XCTestCase {
         XCTAssertEqual(error as? PersistenceError, .notARegularFile(path: path, kind: "a directory"))
       }
     }
-    XCTAssertEqual(directory.names, ["state.json"])
+    XCTAssertEqual(directory.names, ["saved.state"])
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path), ["inside"])
     XCTAssertEqual(store.state.count, 1)
   }
@@ -82,7 +82,7 @@ final class PersistenceFileKindTests: XCTestCase {
     let error = try persistWithinBound(to: path, releasing: nil)
     XCTAssertEqual(error, .notARegularFile(path: path, kind: "a socket"))
     XCTAssertEqual(try Identity(path), before)
-    XCTAssertEqual(directory.names, ["state.json"])
+    XCTAssertEqual(directory.names, ["saved.state"])
   }
 
   /// The rule: the directory may be reached through symbolic links, the
@@ -90,11 +90,11 @@ final class PersistenceFileKindTests: XCTestCase {
   /// regular file and leave its target stale).
   func testASymbolicLinkAtThePathIsRefusedAndNeitherItNorItsTargetIsTouched() throws {
     let directory = try PersistenceDirectoryFixture()
-    try writeStateFile(Notebook(count: 5), version: 1, to: directory.file("target.json"))
-    let target = try Data(contentsOf: directory.file("target.json"))
-    let cases = [("regular", "target.json"), ("dangling", "missing.json"), ("device", "/dev/null")]
+    try writeStateFile(Notebook(count: 5), version: 1, to: directory.file("target.state"))
+    let target = try Data(contentsOf: directory.file("target.state"))
+    let cases = [("regular", "target.state"), ("dangling", "missing.state"), ("device", "/dev/null")]
     for (name, destination) in cases {
-      let link = directory.file("\(name).json")
+      let link = directory.file("\(name).state")
       try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: destination)
       let store = Store<Notebook, Never>(initialState: Notebook(count: 1))
       XCTAssertThrowsError(try store.persist(\.self, to: link), name) { error in
@@ -103,8 +103,8 @@ final class PersistenceFileKindTests: XCTestCase {
       XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), destination, name)
       XCTAssertEqual(store.state.count, 1, name)
     }
-    XCTAssertEqual(try Data(contentsOf: directory.file("target.json")), target)
-    XCTAssertEqual(directory.names, ["dangling.json", "device.json", "regular.json", "target.json"])
+    XCTAssertEqual(try Data(contentsOf: directory.file("target.state")), target)
+    XCTAssertEqual(directory.names, ["dangling.state", "device.state", "regular.state", "target.state"])
   }
 
   func testADirectoryReachedThroughASymbolicLinkIsUsed() throws {
@@ -113,10 +113,10 @@ final class PersistenceFileKindTests: XCTestCase {
     try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
     try FileManager.default.createSymbolicLink(atPath: directory.file("alias").path, withDestinationPath: "real")
     let store = Store<Notebook, Never>(initialState: Notebook())
-    let persistence = try store.persist(\.self, to: directory.file("alias").appendingPathComponent("state.json"))
+    let persistence = try store.persist(\.self, to: directory.file("alias").appendingPathComponent("saved.state"))
     store.commit { $0.count = 3 }
     try persistence.close()
-    XCTAssertEqual(try readStateFile(real.appendingPathComponent("state.json"), as: Notebook.self).value.count, 3)
+    XCTAssertEqual(try readStateFile(real.appendingPathComponent("saved.state"), as: Notebook.self).value.count, 3)
   }
 
   // MARK: - Beside it
@@ -125,7 +125,7 @@ final class PersistenceFileKindTests: XCTestCase {
     let directory = try PersistenceDirectoryFixture()
     try writeStateFile(Notebook(count: 5), version: 1, to: directory.file("elsewhere"))
     let elsewhere = try Data(contentsOf: directory.file("elsewhere"))
-    let lock = directory.file("state.json.lock").path
+    let lock = directory.file("saved.state.lock").path
     let kinds: [(String, () throws -> Void)] = [
       ("a symbolic link", { try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: "elsewhere") }),
       ("a symbolic link", { try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: "nowhere") }),
@@ -138,7 +138,7 @@ final class PersistenceFileKindTests: XCTestCase {
       let error = try persistWithinBound(to: directory.file().path, releasing: lock)
       XCTAssertEqual(error, .notARegularFile(path: lock, kind: kind))
       XCTAssertEqual(try Identity(lock), before, kind)
-      XCTAssertEqual(directory.names, ["elsewhere", "state.json.lock"], kind)
+      XCTAssertEqual(directory.names, ["elsewhere", "saved.state.lock"], kind)
       try FileManager.default.removeItem(atPath: lock)
     }
     XCTAssertEqual(try Data(contentsOf: directory.file("elsewhere")), elsewhere)
@@ -164,7 +164,7 @@ final class PersistenceFileKindTests: XCTestCase {
     XCTAssertEqual(persistence.lastWriteError, .notARegularFile(path: path, kind: "a FIFO"))
     XCTAssertEqual(try Identity(path), before)
     XCTAssertEqual(store.state.count, 6)
-    XCTAssertEqual(directory.names, ["state.json", "state.json.lock"], "the temporary file is removed")
+    XCTAssertEqual(directory.names, ["saved.state", "saved.state.lock"], "the temporary file is removed")
     // Once a regular file (or nothing) is back, the next write goes through.
     XCTAssertEqual(unlink(path), 0)
     try persistence.close()
@@ -177,7 +177,7 @@ final class PersistenceFileKindTests: XCTestCase {
     let store = Store<Notebook, Never>(initialState: Notebook())
     let persistence = try store.persist(\.self, to: directory.file(), writeInterval: .seconds(3600))
     // The name the first write's temporary file gets.
-    let temporary = directory.file(".state.json.tmp-\(getpid())-1").path
+    let temporary = directory.file(".saved.state.tmp-\(getpid())-1").path
     try FileManager.default.createSymbolicLink(atPath: temporary, withDestinationPath: "elsewhere")
     store.commit { $0.count = 1 }
     XCTAssertThrowsError(try persistence.flushSynchronously()) { error in
@@ -193,13 +193,13 @@ final class PersistenceFileKindTests: XCTestCase {
 
   func testOnlyRegularFilesAreRemovedAsStaleTemporaryFiles() throws {
     let directory = try PersistenceDirectoryFixture()
-    try Data("partial".utf8).write(to: directory.file(".state.json.tmp-1-1"))
-    XCTAssertEqual(mkfifo(directory.file(".state.json.tmp-1-2").path, 0o644), 0)
+    try Data("partial".utf8).write(to: directory.file(".saved.state.tmp-1-1"))
+    XCTAssertEqual(mkfifo(directory.file(".saved.state.tmp-1-2").path, 0o644), 0)
     try FileManager.default.createSymbolicLink(
-      atPath: directory.file(".state.json.tmp-1-3").path, withDestinationPath: "elsewhere")
+      atPath: directory.file(".saved.state.tmp-1-3").path, withDestinationPath: "elsewhere")
     let store = Store<Notebook, Never>(initialState: Notebook())
     try store.persist(\.self, to: directory.file()).close()
-    XCTAssertEqual(directory.names, [".state.json.tmp-1-2", ".state.json.tmp-1-3", "state.json.lock"])
+    XCTAssertEqual(directory.names, [".saved.state.tmp-1-2", ".saved.state.tmp-1-3", "saved.state.lock"])
   }
 
   // MARK: - Helpers

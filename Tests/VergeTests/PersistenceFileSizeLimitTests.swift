@@ -26,7 +26,7 @@ final class PersistenceFileSizeLimitTests: XCTestCase {
     XCTAssertEqual(status, 0, output)
     XCTAssertTrue(output.contains(Self.passed), output)
     XCTAssertEqual(try readStateFile(directory.file(), as: [Int].self).value, [1])
-    XCTAssertEqual(directory.names, ["state.json", "state.json.lock"])
+    XCTAssertEqual(directory.names, ["saved.state", "saved.state.lock"])
   }
 
   func testAWritePastTheLimitEndsTheProcessByDefault() throws {

@@ -31,9 +31,9 @@ final class PersistenceReadOnlyTests: XCTestCase {
     let fixture = try PersistenceDirectoryFixture()
     let directory = fixture.file("read-only")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-    try writeStateFile(Notebook(count: 5, names: ["a"]), version: 1, to: directory.appendingPathComponent("state.json"))
+    try writeStateFile(Notebook(count: 5, names: ["a"]), version: 1, to: directory.appendingPathComponent("saved.state"))
     if withLockFile {
-      try Data().write(to: directory.appendingPathComponent("state.json.lock"))
+      try Data().write(to: directory.appendingPathComponent("saved.state.lock"))
     }
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
     try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: directory.path)
@@ -46,7 +46,7 @@ final class PersistenceReadOnlyTests: XCTestCase {
     // Nothing in the directory changed.
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), names)
     XCTAssertEqual(
-      try readStateFile(directory.appendingPathComponent("state.json"), as: Notebook.self).value,
+      try readStateFile(directory.appendingPathComponent("saved.state"), as: Notebook.self).value,
       Notebook(count: 5, names: ["a"]))
   }
 
@@ -65,7 +65,7 @@ final class PersistenceReadOnlyTests: XCTestCase {
     guard access(path, W_OK) != 0 else {
       return XCTFail("\(path) is writable: the test cannot check a read-only directory")
     }
-    let file = URL(fileURLWithPath: path).appendingPathComponent("state.json")
+    let file = URL(fileURLWithPath: path).appendingPathComponent("saved.state")
     let store = Store<Notebook, Never>(initialState: Notebook())
     let persistence = try store.persist(\.self, to: file, writeInterval: .seconds(3600))
     XCTAssertEqual(persistence.restoreOutcome, .restored(version: 1))

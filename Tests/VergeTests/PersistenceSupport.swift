@@ -17,7 +17,7 @@ final class PersistenceDirectoryFixture {
   }
 
   /// A file in the directory.
-  func file(_ name: String = "state.json") -> URL {
+  func file(_ name: String = "saved.state") -> URL {
     url.appendingPathComponent(name)
   }
 
@@ -70,4 +70,12 @@ func runChildTest(_ name: String, environment added: [String: String]) throws ->
   let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   process.waitUntilExit()
   return (process.terminationStatus, text)
+}
+
+/// Whether this process runs under the Thread Sanitizer (its runtime is
+/// linked in).
+var isThreadSanitized: Bool {
+  guard let process = dlopen(nil, RTLD_NOW) else { return false }
+  defer { dlclose(process) }
+  return dlsym(process, "__tsan_init") != nil
 }

@@ -198,17 +198,15 @@ final class PersistenceTests: XCTestCase {
     try persistence.close()
   }
 
-  func testTheDirectoryIsCreatedAndStaleTemporaryFilesAreRemoved() throws {
+  func testStaleTemporaryFilesAreRemoved() throws {
     let directory = try PersistenceDirectoryFixture()
-    let nested = directory.url.appendingPathComponent("a/b/state.json")
     let store = Store<Notebook, Never>(initialState: Notebook())
-    try store.persist(\.self, to: nested).close()
-    let folder = directory.url.appendingPathComponent("a/b")
+    try store.persist(\.self, to: directory.file()).close()
     // A writer killed mid-write leaves its temporary file behind.
-    try Data("partial".utf8).write(to: folder.appendingPathComponent(".state.json.tmp-1-1"))
+    try Data("partial".utf8).write(to: directory.file(".saved.state.tmp-1-1"))
     let next = Store<Notebook, Never>(initialState: Notebook())
-    try next.persist(\.self, to: nested).close()
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["state.json.lock"])
+    try next.persist(\.self, to: directory.file()).close()
+    XCTAssertEqual(directory.names, ["saved.state.lock"])
   }
 
   func testAWriteKeepsThePermissionsOfTheFileItReplaces() throws {
@@ -324,7 +322,7 @@ final class PersistenceTests: XCTestCase {
     let now = Int(Date().timeIntervalSince1970)
     // Occupy the names a refused file would get in the next seconds.
     for second in now...(now + 2) {
-      try Data("keep \(second)".utf8).write(to: directory.file("state.json.refused-\(second)"))
+      try Data("keep \(second)".utf8).write(to: directory.file("saved.state.refused-\(second)"))
     }
     try Data("damaged".utf8).write(to: directory.file())
     let store = Store<Notebook, Never>(initialState: Notebook())
@@ -335,7 +333,7 @@ final class PersistenceTests: XCTestCase {
     XCTAssertEqual(try Data(contentsOf: aside), Data("damaged".utf8))
     for second in now...(now + 2) {
       XCTAssertEqual(
-        try Data(contentsOf: directory.file("state.json.refused-\(second)")), Data("keep \(second)".utf8))
+        try Data(contentsOf: directory.file("saved.state.refused-\(second)")), Data("keep \(second)".utf8))
     }
     try persistence.close()
   }
@@ -352,7 +350,7 @@ final class PersistenceTests: XCTestCase {
     let second = Store<Notebook, Never>(initialState: Notebook(count: 99))
     let sameFile = [
       directory.file(),
-      URL(fileURLWithPath: directory.url.path + "/./sub/../state.json"),
+      URL(fileURLWithPath: directory.url.path + "/./sub/../saved.state"),
     ]
     try FileManager.default.createDirectory(
       at: directory.url.appendingPathComponent("sub"), withIntermediateDirectories: true)
@@ -375,7 +373,7 @@ final class PersistenceTests: XCTestCase {
     let attempts: [(String, () throws -> FilePersistence)] = [
       ("version", { try store.persist(\.self, to: directory.file(), version: -1) }),
       ("interval", { try store.persist(\.self, to: directory.file(), writeInterval: .zero) }),
-      ("remote URL", { try store.persist(\.self, to: URL(string: "https://example.com/state.json")!) }),
+      ("remote URL", { try store.persist(\.self, to: URL(string: "https://example.com/saved.state")!) }),
       ("directory URL", { try store.persist(\.self, to: URL(fileURLWithPath: directory.url.path + "/new/")) }),
     ]
     for (name, attempt) in attempts {
@@ -384,15 +382,15 @@ final class PersistenceTests: XCTestCase {
       }
     }
     XCTAssertEqual(store.state.count, 1)
-    XCTAssertEqual(directory.names, ["state.json"])
+    XCTAssertEqual(directory.names, ["saved.state"])
     // Something other than a file (here: a directory) is not moved aside
     // either (PersistenceFileKindTests covers the other kinds).
-    let folder = directory.file("folder.json")
+    let folder = directory.file("folder.state")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     XCTAssertThrowsError(try store.persist(\.self, to: folder)) { error in
       XCTAssertEqual(error as? PersistenceError, .notARegularFile(path: folder.path, kind: "a directory"))
     }
     XCTAssertEqual(store.state.count, 1)
-    XCTAssertTrue(directory.names.contains("folder.json"))
+    XCTAssertTrue(directory.names.contains("folder.state"))
   }
 }

@@ -78,8 +78,9 @@ final class ReadmeTests: XCTestCase {
     struct Session: Equatable, Sendable { var token = "" }
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("ReadmePersistence-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let url = directory.appendingPathComponent("settings.json")
+    let url = directory.appendingPathComponent("settings.state")
 
     // README: "Middleware and persistence"
     struct AppState: Equatable {

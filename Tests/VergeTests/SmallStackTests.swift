@@ -198,7 +198,7 @@ final class SmallStackTests: XCTestCase {
       .appendingPathComponent("verge-small-stack-\(ProcessInfo.processInfo.processIdentifier)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let file = directory.appendingPathComponent("state.json")
+    let file = directory.appendingPathComponent("saved.state")
     // The small thread touches nothing of XCTest; what it found is checked
     // here, and so is the restored state (the test's own reads through
     // `store.state` take about 390 KiB in an unoptimized build).

@@ -3,7 +3,7 @@ import Foundation
 /// A store's connection to its state file: restores the state when made,
 /// then writes it after commits, atomically and off the committing thread.
 ///
-/// Make one with ``ReadableStore/persist(_:to:version:writeInterval:migrate:)``:
+/// Make one with ``ReadableStore/persist(_:to:createDirectories:version:writeInterval:migrate:)``:
 ///
 /// ```swift
 /// let persistence = try store.persist(\.settings, to: settingsURL, version: 1)
@@ -33,7 +33,8 @@ public final class FilePersistence: Sendable {
   public let url: URL
   /// What happened to the stored state when this persistence was made.
   public let restoreOutcome: RestoreOutcome
-  private let driver: any PersistenceDriver
+  /// The engine that writes (internal, for tests).
+  let driver: any PersistenceDriver
 
   init(url: URL, restoreOutcome: RestoreOutcome, driver: any PersistenceDriver) {
     self.url = url
@@ -65,6 +66,10 @@ public final class FilePersistence: Sendable {
   /// Writes the current state now if it has not been written yet, blocking
   /// the calling thread until it is on the disk; for code that cannot
   /// `await` (an app delegate's termination callback).
+  ///
+  /// The write happens on the calling thread, after a write in progress, so
+  /// it needs no other thread than the library's coding thread (and does
+  /// without that one when none can be started).
   ///
   /// - Throws: `PersistenceError` when the write fails (the file keeps its
   ///   previous state), `.closed` after `close()`.

@@ -29,8 +29,8 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
 {
   typealias Core = StateCore<State, Activity>
 
-  /// What the writer knows; touched on the writer queue, by `close` and by
-  /// the store's end.
+  /// What the writer knows; touched under its lock by writes (scheduled,
+  /// flushed or closing) and by the store's end.
   private struct Writer {
     /// The file's claim; `nil` once the persistence has ended.
     var claim: FileClaim?
@@ -116,15 +116,30 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     }
   }
 
-  // MARK: - On the writer queue
+  // MARK: - Writing
 
-  /// Writes the core's current state unless it is what was written last.
+  /// Writes the current state unless it is what was written last, if the
+  /// store (or a change it made before it went away) is still there.
   ///
-  /// The caller keeps `core` alive until after this returns, so that the
-  /// core never ends inside the writer's lock.
-  private func write(from core: Core) -> PersistenceError? {
+  /// Called by the writer queue's scheduled write, `flush`,
+  /// `flushSynchronously` and `close`, on whichever thread they run: the
+  /// writer's lock orders them. The core held for a change is taken inside
+  /// that lock, so a `close` that finds nothing to take knows that the write
+  /// that took it is done; it is let go of after the lock, so that the core
+  /// never ends inside it.
+  private func writeIfStoreExists() -> PersistenceError? {
     var observers: [@Sendable () -> Void] = []
+    var held: Core?
     let error = writer.withLock { writer -> PersistenceError? in
+      // Taken first: once this write is done, nothing holds the core for it.
+      held = pending.withLock { pending in
+        defer { pending = nil }
+        return pending
+      } ?? core
+      guard let core = held else {
+        // The store is gone, and what it changed before was written.
+        return writer.closedByUser ? .closed : lastError.withLock { $0 }
+      }
       guard let claim = writer.claim else { return writer.closedByUser ? .closed : nil }
       do throws(PersistenceError) {
         guard let encoded = try encode(from: core, unlessAt: writer.lastCount) else { return nil }
@@ -145,6 +160,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
         return error
       }
     }
+    held = nil
     for observer in observers { observer() }
     return error
   }
@@ -181,21 +197,6 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     writer.withLock { $0.writeObservers.append(observer) }
   }
 
-  /// Writes what has not been written yet, if the store (or a change it
-  /// made before it went away) is still there.
-  private func writeIfStoreExists() -> PersistenceError? {
-    // Taken first: once this write is done, nothing holds the core for it.
-    let held = pending.withLock { pending in
-      defer { pending = nil }
-      return pending
-    }
-    guard let core = held ?? core else {
-      // The store is gone, and what it changed before was written.
-      return writer.withLock { $0.closedByUser ? .closed : nil } ?? lastWriteError
-    }
-    return write(from: core)
-  }
-
   // MARK: - PersistenceDriver
 
   var lastWriteError: PersistenceError? {
@@ -206,28 +207,34 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     queue.async { [self] in completion(writeIfStoreExists()) }
   }
 
+  /// Writes on the calling thread: the writer's lock orders it after a
+  /// write in progress. Not through the writer queue, whose scheduled write
+  /// may be waiting for a thread that Dispatch cannot start (at a thread
+  /// limit): that wait would be this call's too.
   func flushSynchronously() -> PersistenceError? {
     trapInsideCommit("flushSynchronously")
-    return queue.sync { writeIfStoreExists() }
+    return writeIfStoreExists()
   }
 
+  /// Writes on the calling thread (see `flushSynchronously`), then gives
+  /// the file up.
   func close() -> PersistenceError? {
     trapInsideCommit("close")
-    let error = queue.sync { () -> PersistenceError? in
-      let error = writeIfStoreExists()
-      if error == .closed { return error }
-      let (subscription, claim) = writer.withLock { writer in
-        defer {
-          writer.subscription = nil
-          writer.claim = nil
-          writer.closedByUser = true
-        }
-        return (writer.subscription, writer.claim)
+    let error = writeIfStoreExists()
+    if error == .closed { return error }
+    let taken = writer.withLock { writer -> (StoreSubscription?, FileClaim?)? in
+      // Another `close` got here first.
+      if writer.closedByUser { return nil }
+      defer {
+        writer.subscription = nil
+        writer.claim = nil
+        writer.closedByUser = true
       }
-      subscription?.cancel()
-      claim?.release()
-      return error
+      return (writer.subscription, writer.claim)
     }
+    guard let (subscription, claim) = taken else { return .closed }
+    subscription?.cancel()
+    claim?.release()
     return error
   }
 

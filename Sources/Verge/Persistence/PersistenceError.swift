@@ -33,6 +33,12 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
   /// - `path`: what is there.
   /// - `kind`: what it is, in words ("a character device", "a FIFO", ...).
   case notARegularFile(path: String, kind: String)
+  /// The state file's directory does not exist, and `persist` was not asked
+  /// to create it (`createDirectories: true`); nothing was created.
+  ///
+  /// - `path`: the missing directory, as it was given (a directory on the
+  ///   way to it may be what is missing).
+  case missingDirectory(path: String)
   /// A file system call failed.
   ///
   /// - `operation`: the call (`open`, `write`, `fsync`, `rename`, ...).
@@ -61,6 +67,8 @@ public enum PersistenceError: Error, Equatable, Sendable, CustomStringConvertibl
       return "the state did not encode: \(reason)"
     case .notARegularFile(let path, let kind):
       return "\(path) is \(kind), not a regular file: persistence uses only regular files and leaves it untouched"
+    case .missingDirectory(let path):
+      return "the directory \(path) does not exist: create it, or pass createDirectories: true to persist"
     case .io(let operation, let path, let code):
       return "\(operation) failed for \(path): \(SystemError.message(code)) (errno \(code))"
     case .closed:

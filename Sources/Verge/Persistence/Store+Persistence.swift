@@ -6,6 +6,7 @@ extension Store {
   func attachPersistence<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
     to url: URL,
+    createDirectories: Bool,
     version: Int,
     writeInterval: Duration,
     migrate: (@Sendable (PersistedPayload) throws -> Part)?
@@ -26,7 +27,11 @@ extension Store {
       throw .invalidConfiguration(reason: "the write interval must be positive, not \(writeInterval)")
     }
     let (directory, _) = StateFile.split(url.path)
-    try PersistenceDirectory.create(directory)
+    if createDirectories {
+      try PersistenceDirectory.create(directory)
+    } else {
+      try PersistenceDirectory.requireExisting(directory)
+    }
     let path = try FileClaim.canonicalPath(url.path)
     // Before the claim, so that nothing (not even a lock file) is made
     // beside a device, a FIFO or a link.
@@ -104,7 +109,13 @@ extension ReadableStore {
   ///   - part: The part of the state to persist; `\.self` for all of it.
   ///   - url: The state file: a regular file, or nothing yet (not a
   ///     symbolic link; its directory may be reached through one). Its
-  ///     directory is created if missing.
+  ///     directory must exist unless `createDirectories` is `true`. The
+  ///     file is not JSON (a text header comes first): name it `.state`,
+  ///     not `.json`.
+  ///   - createDirectories: Whether to create the file's directory and
+  ///     its missing parents (with permissions `0755`). By default a
+  ///     missing directory is refused, so that a typo in a path does not
+  ///     leave the state somewhere nobody looks.
   ///   - version: The schema version written into the file (0 or more). Raise
   ///     it when the persisted type changes in a way old files do not decode
   ///     as, and give `migrate`.
@@ -115,19 +126,25 @@ extension ReadableStore {
   /// - Returns: The persistence, which lives as long as the store; keep it
   ///   to flush, or to ask what happened when restoring.
   /// - Throws: `PersistenceError.invalidConfiguration` (also on a scope),
-  ///   `.fileInUse` when another store persists to the file,
+  ///   `.missingDirectory` when the file's directory does not exist and
+  ///   `createDirectories` is `false`, `.fileInUse` when another store
+  ///   persists to the file,
   ///   `.notARegularFile` when a directory, device, FIFO, socket or symbolic
   ///   link is at the file's path (or at `<file>.lock`), `.io` when the file
   ///   or its directory cannot be read or created. The state and whatever is
-  ///   at the path are then untouched.
+  ///   at the path are then untouched (directories created on the way stay).
   /// - Complexity: Reads, checks and decodes the file (and runs `migrate`)
-  ///   before returning, in proportion to the file's size, on a thread
-  ///   started for it with a deep stack while the calling thread waits
-  ///   (decoding a large state needs more stack than a secondary thread has).
+  ///   before returning, in proportion to the file's size, on the library's
+  ///   coding thread, which has a deep stack, while the calling thread waits
+  ///   (decoding a large state needs more stack than a secondary thread
+  ///   has). When no thread can be started (an address-space or thread
+  ///   limit), the calling thread decodes instead: see the Persistence
+  ///   article.
   @discardableResult
   public func persist<Part: Codable & Sendable>(
     _ part: WritableKeyPath<State, Part> & Sendable,
     to url: URL,
+    createDirectories: Bool = false,
     version: Int = 1,
     writeInterval: Duration = .milliseconds(500),
     migrate: (@Sendable (PersistedPayload) throws -> Part)? = nil
@@ -137,6 +154,7 @@ extension ReadableStore {
         reason: "a scope's state is a part of its root store's state: persist that part on the root store")
     }
     return try store.attachPersistence(
-      part, to: url, version: version, writeInterval: writeInterval, migrate: migrate)
+      part, to: url, createDirectories: createDirectories, version: version, writeInterval: writeInterval,
+      migrate: migrate)
   }
 }
