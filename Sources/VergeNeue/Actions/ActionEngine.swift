@@ -72,6 +72,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()
   @usableFromInline let lifecycle = Observers<ActionLifecycleEvent<Feature.Action, Feature.State>>()
   @usableFromInline let inFlight = InFlight()
+  /// Told each time the reducing thread has emptied the queue, before it
+  /// stops reducing: every action an `Effect.send` queued during the pass
+  /// has been reduced by then. For test tooling (`observeQueueDrained`).
+  let drained = Observers<Void>()
   /// Set while a thread reduces; see the type's discussion.
   @usableFromInline let draining = Atomic<Bool>(false)
   /// How many actions `pending` holds.
@@ -209,7 +213,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         swap(&pending, &batch)
         pendingCount.subtract(batch.count, ordering: .sequentiallyConsistent)
       }
-      if batch.isEmpty { return }
+      if batch.isEmpty {
+        drained.emit(())
+        return
+      }
       for entry in batch {
         process(entry)
         inFlight.end()

@@ -229,6 +229,19 @@ extension ActionStore {
     engine.lifecycle.add(handler)
   }
 
+  /// Calls `handler` each time the thread reducing queued actions has
+  /// emptied the queue, before it stops: everything the actions reduced in
+  /// that pass queued with `Effect.send` (and so on) has been reduced and
+  /// its lifecycle events emitted. A store with a lifecycle observer reduces
+  /// every action through that queue. For VergeTesting's `TestStore`,
+  /// which returns from a step only once that is so.
+  ///
+  /// - Parameter handler: Called on the reducing thread.
+  /// - Returns: The observation; cancel it to stop.
+  package func observeQueueDrained(_ handler: @escaping @Sendable () -> Void) -> EventObservation {
+    engine.drained.add { _ in handler() }
+  }
+
   /// Cancels every running effect of this store; for test tooling (a test
   /// store skipping the effects left at the end of a test).
   ///

@@ -20,6 +20,13 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   var awaitingReduction: [Int] = []
   /// Each send's reduction, by origin index, until its `send` takes it.
   var sendReductions: [Int: StateChange<State>] = [:]
+  /// Whether the thread reducing the store's queue is in a pass that
+  /// booked something: what it booked is held back until the pass ends,
+  /// when every action those reductions queued with `Effect.send` is
+  /// booked too.
+  var passOpen = false
+  /// The sends reduced in that pass; their `send` waits for its end.
+  var unsettledSends: [Int] = []
   /// The origin of the reduction under way: the effects it starts belong
   /// to it.
   var current: Int?
@@ -93,6 +100,15 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 
+  /// The thread reducing the store's queue emptied it: hands out what its
+  /// pass booked.
+  mutating func passEnded() {
+    guard extra.passOpen else { return }
+    settle()
+    extra.unsettledSends.removeAll()
+    extra.passOpen = false
+  }
+
   /// Books one lifecycle event of the store under test.
   mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
     switch event {
@@ -110,6 +126,7 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         let index = extra.awaitingReduction.removeFirst()
         origins[index].pending -= 1
         extra.sendReductions[index] = change
+        extra.unsettledSends.append(index)
         origin = index
       case .effect(let run?, _):
         origin = self.origin(of: run)
@@ -119,10 +136,11 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         origin = nil
       }
       if case .send = cause {} else {
-        append(.item(action, change), origin: origin) {
+        append(.item(action, change), origin: origin, settled: false) {
           "received \(Describe.action(action))"
         }
       }
+      extra.passOpen = true
       extra.current = origin
       extra.remember(action, origin: origin)
     case .effectStarted(let run, let source):
