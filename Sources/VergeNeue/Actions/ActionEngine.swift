@@ -72,10 +72,11 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()
   @usableFromInline let lifecycle = Observers<ActionLifecycleEvent<Feature.Action, Feature.State>>()
   @usableFromInline let inFlight = InFlight()
-  /// Told each time the reducing thread has emptied the queue, before it
-  /// stops reducing: every action an `Effect.send` queued during the pass
-  /// has been reduced by then. For test tooling (`observeQueueDrained`).
-  let drained = Observers<Void>()
+  /// Told `true` when a thread starts reducing the queue (a pass), and
+  /// `false` when it has emptied it, before it stops: every action an
+  /// `Effect.send` queued during the pass has been reduced by then. For
+  /// test tooling (`observeQueuePasses`).
+  let passes = Observers<Bool>()
   /// Set while a thread reduces; see the type's discussion.
   @usableFromInline let draining = Atomic<Bool>(false)
   /// How many actions `pending` holds.
@@ -208,13 +209,14 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline
   func drainHeld() {
     var batch: [Queued] = []
+    passes.emit(true)
     while true {
       pending.withLock { pending in
         swap(&pending, &batch)
         pendingCount.subtract(batch.count, ordering: .sequentiallyConsistent)
       }
       if batch.isEmpty {
-        drained.emit(())
+        passes.emit(false)
         return
       }
       for entry in batch {

@@ -24,7 +24,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   let ledger = Ledger<Feature.Action, Feature.Activity, Feature.State, Extra>(Extra())
   private let lifecycle: EventObservation
   private let failures: EventObservation
-  private let drains: EventObservation
+  private let passes: EventObservation
 
   init(store: ActionStore<Feature>) {
     self.store = store
@@ -35,8 +35,12 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     // `Effect.send`: that may be another thread than the test's (an
     // effect's, which was reducing when the test sent), and a skip right
     // after the step must see those actions too.
-    drains = store.observeQueueDrained {
-      ledger.update { $0.passEnded() }
+    passes = store.observeQueuePasses { began in
+      if began {
+        ledger.modify { $0.extra.inPass = true }
+      } else {
+        ledger.update { $0.passEnded() }
+      }
     }
     // Only `observeEvents` reports failures that are not an effect's
     // error (an activity a scoped store's root cannot take).
@@ -67,7 +71,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   var canProduce: Bool { store.effectsInFlight > 0 }
 
   var isSettled: Bool {
-    store.effectsInFlight == 0 && ledger.isSettled && !ledger.read(\.extra.passOpen)
+    store.effectsInFlight == 0 && ledger.isSettled && !ledger.read(\.extra.holding)
   }
 
   func watchForIdle() {
@@ -110,7 +114,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   func tearDown() {
     lifecycle.cancel()
     failures.cancel()
-    drains.cancel()
+    passes.cancel()
   }
 
   /// Records a `send` about to be made.

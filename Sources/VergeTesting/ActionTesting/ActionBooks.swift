@@ -20,11 +20,12 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   var awaitingReduction: [Int] = []
   /// Each send's reduction, by origin index, until its `send` takes it.
   var sendReductions: [Int: StateChange<State>] = [:]
-  /// Whether the thread reducing the store's queue is in a pass that
-  /// booked something: what it booked is held back until the pass ends,
-  /// when every action those reductions queued with `Effect.send` is
-  /// booked too.
-  var passOpen = false
+  /// Whether a thread is reducing the store's queue (a pass). What it
+  /// books is held back until the pass ends, when every action those
+  /// reductions queued with `Effect.send` is booked too.
+  var inPass = false
+  /// Whether the pass under way booked something.
+  var holding = false
   /// The sends reduced in that pass; their `send` waits for its end.
   var unsettledSends: [Int] = []
   /// The origin of the reduction under way: the effects it starts belong
@@ -103,10 +104,11 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
   /// The thread reducing the store's queue emptied it: hands out what its
   /// pass booked.
   mutating func passEnded() {
-    guard extra.passOpen else { return }
+    extra.inPass = false
+    guard extra.holding else { return }
     settle()
     extra.unsettledSends.removeAll()
-    extra.passOpen = false
+    extra.holding = false
   }
 
   /// Books one lifecycle event of the store under test.
@@ -126,7 +128,7 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         let index = extra.awaitingReduction.removeFirst()
         origins[index].pending -= 1
         extra.sendReductions[index] = change
-        extra.unsettledSends.append(index)
+        if extra.inPass { extra.unsettledSends.append(index) }
         origin = index
       case .effect(let run?, _):
         origin = self.origin(of: run)
@@ -136,11 +138,11 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         origin = nil
       }
       if case .send = cause {} else {
-        append(.item(action, change), origin: origin, settled: false) {
+        append(.item(action, change), origin: origin, settled: !extra.inPass) {
           "received \(Describe.action(action))"
         }
       }
-      extra.passOpen = true
+      if extra.inPass { extra.holding = true }
       extra.current = origin
       extra.remember(action, origin: origin)
     case .effectStarted(let run, let source):
