@@ -56,8 +56,8 @@ private struct WaitingList: ActionReducer {
 }
 
 /// `forEach` looks for removed rows only while some row's task may run
-/// (issue 23: holding the ids' storage across the parent's reduction makes
-/// a removal copy the path it writes). These tests pin the other side: a
+/// (holding the ids' storage across the parent's reduction would make a
+/// removal copy the path it writes). These tests pin the other side: a
 /// removal while a task runs still cancels it, however many tasks started
 /// and ended before.
 final class ForEachRunningTasksTests: XCTestCase {

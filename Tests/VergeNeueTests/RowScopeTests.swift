@@ -56,7 +56,7 @@ private func listStore() -> ActionStore<Composed<ScopedListFeature>> {
     reducer: ScopedListFeature().forEach(\.rows, action: ScopedListFeature.rowCase, element: ScopedRowFeature()))
 }
 
-/// Issue 26 item 1: a scope of one row outlives the row. By id, its state
+/// A scope of one row outlives the row. By id, its state
 /// is optional and reads `nil` while the row is gone; by index, the key path
 /// traps with its message, as the article says (run in a child process).
 final class RowScopeTests: XCTestCase {

@@ -115,7 +115,7 @@ private func wideStore() -> ActionStore<Composed<Composed<Composed<WideListFeatu
       .ifLet(\.detail, action: WideListFeature.detailCase, then: WideRowFeature()))
 }
 
-/// Issue 23, item 5: `send` through composition and scopes with a 64 KiB
+/// No stack overflow: `send` through composition and scopes with a 64 KiB
 /// state inline in the root, on a thread with a 512 KiB stack, in optimized
 /// builds (`swift test -c release -Xswiftc -enable-testing --filter
 /// SmallStack`) and unoptimized ones (see `SmallStack.maker(for:_:)`). Each

@@ -21,7 +21,8 @@ final class SameBatchDeletionTests: XCTestCase {
   }
 
   func testGroupOfAnOwnerInsertedAndDeletedInOneBatchIsDropped() throws {
-    // The repro of issue 19.3.
+    // An owner and a member of its group, inserted in one batch that then
+    // deletes the owner: no index keeps the group.
     var db = Library()
     try db.performBatchUpdates { (c) throws(DatabaseError) in
       c.entities.author.insert(Author(rawID: "x", name: ""))

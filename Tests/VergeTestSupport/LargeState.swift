@@ -22,7 +22,7 @@ public struct Kilobyte: Equatable, Sendable {
 }
 
 /// A state of exactly 64 KiB stored inline (1,024 rows of eight `Int`s),
-/// for tests that run on threads with small stacks (issue 23, item 5):
+/// for tests that run on threads with small stacks (512 KiB):
 /// every copy of it on a stack costs 64 KiB.
 public struct LargeState: Equatable, Codable, Sendable {
   /// A counter.

@@ -1,15 +1,13 @@
 import Foundation
 
 /// Runs code on a thread with a small stack, in a child process, so that a
-/// stack overflow fails a test instead of ending the test run (issue 23,
-/// item 5).
+/// stack overflow fails a test instead of ending the test run.
 public enum SmallStack {
   /// The stack size Apple platforms give secondary threads and Swift
-  /// concurrency's threads, in optimized builds (where the issue was found
-  /// and where the goal holds: at most a couple of state-sized values on
-  /// the stack). An unoptimized build keeps every temporary of a function
-  /// in a slot of its own, so there the budget is 1 MiB, the main thread's:
-  /// every path needed 1.25 MiB to 4 MiB there before the fix.
+  /// concurrency's threads, in optimized builds (where the goal holds: at
+  /// most a couple of state-sized values on the stack). An unoptimized
+  /// build keeps every temporary of a function in a slot of its own, so
+  /// there the budget is 1 MiB, the main thread's.
   #if DEBUG
   public static let size = 1024 * 1024
   #else

@@ -118,7 +118,7 @@ private final class CurrentThreadExecutor: TaskExecutor {
   }
 }
 
-/// Issue 23, item 5: `TestStore` steps (a send and its assertion, a
+/// No stack overflow in `TestStore` steps (a send and its assertion, a
 /// receive of an effect's action, a failing assertion's diff, a method
 /// reducer's commit and received mutations) with a 64 KiB state inline, on
 /// a thread with a 512 KiB stack, in optimized builds (`swift test -c

@@ -6,7 +6,7 @@ import XCTest
 /// Two stores nested in opposite orders (one's lock taken inside the other's
 /// commit closure, and the other way round) could deadlock, so the second
 /// order traps, whatever the timing: even on one thread, where nothing
-/// would have deadlocked (issue 25, item 1). A trap ends the process, so
+/// would have deadlocked. A trap ends the process, so
 /// those cases run in a child process; a hang of one fails the test after a
 /// bounded wait.
 final class CrossStoreLockOrderTests: XCTestCase {

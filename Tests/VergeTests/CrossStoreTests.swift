@@ -5,7 +5,7 @@ import XCTest
 
 /// Two stores that use each other: a commit closure of one that commits to
 /// the other, a subscriber of one that reads or commits to the other, from
-/// one thread and from many (issue 25, item 1). A hang fails the test after
+/// one thread and from many, without deadlock. A hang fails the test after
 /// a bounded wait instead of hanging the run; a trap fails it from a child
 /// process.
 final class CrossStoreTests: XCTestCase {

@@ -3,7 +3,7 @@ import Foundation
 import VergeTestSupport
 import XCTest
 
-/// A 64 KiB state on a thread with a 512 KiB stack (issue 23, item 5): every
+/// A 64 KiB state on a thread with a 512 KiB stack does not overflow it: every
 /// path a commit takes keeps at most a couple of copies of the state on the
 /// stack. Each scenario runs in a child process, so that a stack overflow
 /// fails its test instead of ending the run. (512 KiB in optimized builds,

@@ -75,6 +75,11 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// effect tasks ended after being cancelled; see `TraceHooks`.
   let traceHooks = TraceHooks()
   @usableFromInline let inFlight = InFlight()
+  /// Told `true` when a thread starts reducing the queue (a pass), and
+  /// `false` when it has emptied it, before it stops: every action an
+  /// `Effect.send` queued during the pass has been reduced by then. For
+  /// test tooling (`observeQueuePasses`).
+  let passes = Observers<Bool>()
   /// Set while a thread reduces; see the type's discussion.
   @usableFromInline let draining = Atomic<Bool>(false)
   /// How many actions `pending` holds.
@@ -212,12 +217,16 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline
   func drainHeld() {
     var batch: [Queued] = []
+    passes.emit(true)
     while true {
       pending.withLock { pending in
         swap(&pending, &batch)
         pendingCount.subtract(batch.count, ordering: .sequentiallyConsistent)
       }
-      if batch.isEmpty { return }
+      if batch.isEmpty {
+        passes.emit(false)
+        return
+      }
       for entry in batch {
         process(entry)
         inFlight.end()

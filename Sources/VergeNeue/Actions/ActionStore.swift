@@ -235,6 +235,21 @@ extension ActionStore {
     engine.lifecycle.add(handler)
   }
 
+  /// Calls `handler` with `true` when a thread starts reducing the queued
+  /// actions (a pass), and with `false` when it has emptied the queue,
+  /// before it stops: everything the actions reduced in the pass queued
+  /// with `Effect.send` (and so on) has been reduced and its lifecycle
+  /// events emitted. A store with a lifecycle observer reduces every action
+  /// sent to it in such a pass (a middleware may still pass one on later,
+  /// from outside any). For VergeTesting's `TestStore`, which returns from
+  /// a step only once the pass that reduced it has ended.
+  ///
+  /// - Parameter handler: Called on the reducing thread.
+  /// - Returns: The observation; cancel it to stop.
+  package func observeQueuePasses(_ handler: @escaping @Sendable (_ began: Bool) -> Void) -> EventObservation {
+    engine.passes.add(handler)
+  }
+
   /// Cancels every running effect of this store; for test tooling (a test
   /// store skipping the effects left at the end of a test).
   ///

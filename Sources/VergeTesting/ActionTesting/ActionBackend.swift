@@ -24,11 +24,24 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   let ledger = Ledger<Feature.Action, Feature.Activity, Feature.State, Extra>(Extra())
   private let lifecycle: EventObservation
   private let failures: EventObservation
+  private let passes: EventObservation
 
   init(store: ActionStore<Feature>) {
     self.store = store
     let ledger = ledger
     lifecycle = store.observeLifecycle { event in ledger.update { $0.record(event) } }
+    // A step returns, and a received action is handed out, only once the
+    // thread that reduced it has reduced what it queued with
+    // `Effect.send`: that may be another thread than the test's (an
+    // effect's, which was reducing when the test sent), and a skip right
+    // after the step must see those actions too.
+    passes = store.observeQueuePasses { began in
+      if began {
+        ledger.modify { $0.extra.inPass = true }
+      } else {
+        ledger.update { $0.passEnded() }
+      }
+    }
     // Only `observeEvents` reports failures that are not an effect's
     // error (an activity a scoped store's root cannot take).
     failures = store.observeEvents { event in
@@ -57,7 +70,9 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
 
   var canProduce: Bool { store.effectsInFlight > 0 }
 
-  var isSettled: Bool { store.effectsInFlight == 0 && ledger.isSettled }
+  var isSettled: Bool {
+    store.effectsInFlight == 0 && ledger.isSettled && !ledger.read(\.extra.holding)
+  }
 
   func watchForIdle() {
     let claimed = ledger.modify { data -> Bool in
@@ -99,6 +114,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   func tearDown() {
     lifecycle.cancel()
     failures.cancel()
+    passes.cancel()
   }
 
   /// Records a `send` about to be made.
@@ -113,8 +129,12 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     }
   }
 
-  /// Removes and returns the reduction of the send `index`, once there.
+  /// Removes and returns the reduction of the send `index`, once there
+  /// and the thread that reduced it has reduced what it queued.
   func takeReduction(of index: Int) -> StateChange<Feature.State>? {
-    ledger.modify { $0.extra.sendReductions.removeValue(forKey: index) }
+    ledger.modify { data in
+      guard !data.extra.unsettledSends.contains(index) else { return nil }
+      return data.extra.sendReductions.removeValue(forKey: index)
+    }
   }
 }

@@ -20,6 +20,14 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   var awaitingReduction: [Int] = []
   /// Each send's reduction, by origin index, until its `send` takes it.
   var sendReductions: [Int: StateChange<State>] = [:]
+  /// Whether a thread is reducing the store's queue (a pass). What it
+  /// books is held back until the pass ends, when every action those
+  /// reductions queued with `Effect.send` is booked too.
+  var inPass = false
+  /// Whether the pass under way booked something.
+  var holding = false
+  /// The sends reduced in that pass; their `send` waits for its end.
+  var unsettledSends: [Int] = []
   /// The origin of the reduction under way: the effects it starts belong
   /// to it.
   var current: Int?
@@ -93,6 +101,16 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 
+  /// The thread reducing the store's queue emptied it: hands out what its
+  /// pass booked.
+  mutating func passEnded() {
+    extra.inPass = false
+    guard extra.holding else { return }
+    settle()
+    extra.unsettledSends.removeAll()
+    extra.holding = false
+  }
+
   /// Books one lifecycle event of the store under test.
   mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
     switch event {
@@ -110,6 +128,7 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         let index = extra.awaitingReduction.removeFirst()
         origins[index].pending -= 1
         extra.sendReductions[index] = change
+        if extra.inPass { extra.unsettledSends.append(index) }
         origin = index
       case .effect(let run?, _):
         origin = self.origin(of: run)
@@ -119,10 +138,11 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
         origin = nil
       }
       if case .send = cause {} else {
-        append(.item(action, change), origin: origin) {
+        append(.item(action, change), origin: origin, settled: !extra.inPass) {
           "received \(Describe.action(action))"
         }
       }
+      if extra.inPass { extra.holding = true }
       extra.current = origin
       extra.remember(action, origin: origin)
     case .effectStarted(let run, let source):

@@ -49,6 +49,21 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
     let origin: Int?
     /// Its entry in the origin's timeline.
     let entry: Int?
+    /// Whether the actions its own effects queued with `Effect.send` are
+    /// booked too; until then it is not handed to the test, so a test that
+    /// receives it and then skips sees those as well.
+    var isSettled = true
+  }
+
+  /// What `popReceived(activity:)` found.
+  enum Next: Sendable {
+    /// The oldest thing of the kind asked for, now removed.
+    case received(Received)
+    /// The oldest thing of the kind is booked, but the thread that reduced
+    /// it is still reducing what it queued: wait.
+    case settling
+    /// Nothing of the kind.
+    case nothing
   }
 
   struct Data: Sendable {
@@ -58,9 +73,20 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
 
     /// Queues `produced` for the test to assert and notes it in its
     /// origin's timeline.
-    mutating func append(_ produced: Produced, origin: Int?, describe: @escaping @Sendable () -> String) {
+    /// `settled: false` holds it back until `settle()`.
+    mutating func append(
+      _ produced: Produced, origin: Int?, settled: Bool = true, describe: @escaping @Sendable () -> String
+    ) {
       let entry = origin.map { origins[$0].timeline.append(describe, status: .notAsserted) }
-      received.append(Received(produced: produced, origin: origin, entry: entry))
+      received.append(Received(produced: produced, origin: origin, entry: entry, isSettled: settled))
+    }
+
+    /// Hands out everything booked so far: the thread that reduced it has
+    /// reduced what it queued.
+    mutating func settle() {
+      for index in received.indices where !received[index].isSettled {
+        received[index].isSettled = true
+      }
     }
 
     /// Marks what became of `received` in its origin's timeline.
@@ -118,11 +144,12 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
   var isSettled: Bool { read { $0.origins.allSatisfy { !$0.isRunning } } }
 
   /// Removes and returns the oldest thing not asserted yet of the kind
-  /// asked for: activities, or actions and mutations.
-  func popReceived(activity: Bool) -> Received? {
+  /// asked for (activities, or actions and mutations), once it is settled.
+  func popReceived(activity: Bool) -> Next {
     data.withLock { data in
-      guard let index = data.received.firstIndex(where: { $0.produced.isActivity == activity }) else { return nil }
-      return data.received.remove(at: index)
+      guard let index = data.received.firstIndex(where: { $0.produced.isActivity == activity }) else { return .nothing }
+      guard data.received[index].isSettled else { return .settling }
+      return .received(data.received.remove(at: index))
     }
   }
 

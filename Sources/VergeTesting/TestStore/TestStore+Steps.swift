@@ -145,7 +145,17 @@ extension TestStore {
       // look, the look saw everything.
       let producing = backend.canProduce
       reportProblems(of: backend, at: location)
-      if let received = ledger.popReceived(activity: activity) {
+      switch ledger.popReceived(activity: activity) {
+      case .nothing:
+        guard producing else {
+          reporter.report("\(label): \(nothingRunning)", at: location)
+          return
+        }
+      case .settling:
+        // Another thread is still reducing what it queued; it signals
+        // when done.
+        break
+      case .received(let received):
         if predicate(received.produced) {
           ledger.mark(received, .asserted)
           matched(received.produced)
@@ -163,10 +173,6 @@ extension TestStore {
         skippedAssertions?.report("\(label): the next \(next).", at: location)
         ledger.mark(received, .skipped)
         continue
-      }
-      guard producing else {
-        reporter.report("\(label): \(nothingRunning)", at: location)
-        return
       }
       backend.watchForIdle()
       if await !ledger.wakeup.wait(since: generation, until: deadline) {
