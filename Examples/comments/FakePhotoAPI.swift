@@ -79,12 +79,12 @@ final class FakePhotoAPI: Sendable {
     var photoIDs: Set<Photo.EntityID>
     var authors: [Author]
     var comments: IdentifiedArrayOf<Comment>
-    var random: SplitMix64
+    var random: RandomGenerator
     /// The number of the last comment: new ones are numbered after the
     /// highest `cN` the server holds, from c101 on.
     var nextCommentNumber: Int
 
-    init(_ gallery: GalleryPayload, random: SplitMix64) {
+    init(_ gallery: GalleryPayload, random: RandomGenerator) {
       nextCommentNumber = max(100, gallery.comments.compactMap { Int($0.rawID.dropFirst()) }.max() ?? 0)
       photos = gallery.photos
       photoIDs = Set(gallery.photos.map(\.entityID))
@@ -111,7 +111,7 @@ final class FakePhotoAPI: Sendable {
   ///   - photoCount: How many photos the server holds (see `gallery(photoCount:)`).
   ///   - latency: The wait before each answer.
   init(seed: UInt64, failurePercent: Int, photoCount: Int = 3, latency: @escaping Latency) {
-    server = SharedLock(Server(FakePhotoAPI.gallery(photoCount: photoCount), random: SplitMix64(seed: seed)))
+    server = SharedLock(Server(FakePhotoAPI.gallery(photoCount: photoCount), random: .seeded(seed)))
     self.failurePercent = min(max(failurePercent, 0), 100)
     self.latency = latency
   }
@@ -171,7 +171,7 @@ final class FakePhotoAPI: Sendable {
     try await latency()
     try Task.checkCancellation()
     return try server.withLock { server throws(APIError) -> Result in
-      if Int(server.random.next() % 100) < failurePercent { throw .unavailable(request: request) }
+      if Int(server.random { $0.next() } % 100) < failurePercent { throw .unavailable(request: request) }
       return try body(&server)
     }
   }
@@ -227,22 +227,5 @@ extension String {
     while text.first == " " { text = text.dropFirst() }
     while text.last == " " { text = text.dropLast() }
     return String(text)
-  }
-}
-
-/// A small seeded generator so simulated failures reproduce.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-
-  init(seed: UInt64) {
-    state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,3 +1,4 @@
+import Verge
 import XCTest
 @testable import counter
 
@@ -36,12 +37,12 @@ final class CounterModelTests: XCTestCase {
   }
 
   func testSeededRandomCommandsAgreeAcrossStylesAndWithAReference() {
-    var random = SplitMix64(seed: 0x7E57)
+    let random = RandomGenerator.seeded(0x7E57)
     let models = makeModels()
     var reference = [0]
     var position = 0
     for step in 0..<300 {
-      let choice = Int(random.next() % 4)
+      let choice = Int(random { $0.next() } % 4)
       for model in models {
         switch choice {
         case 0: model.increment()
