@@ -189,6 +189,25 @@ struct Mailboxes: ActionReducer {
     await store.finish()
   }
 
+  @Test func aTestStoreReadsBackItsValues() async throws {
+    let drafts = TestStore(initialState: [], reducer: InboxMethods())
+    let first = drafts.dependencies.uuid()  // 00000000-0000-0000-0000-000000000000
+    drafts.commit({ $0.addDraft() }) { $0 = ["draft 1"] }
+    #expect(first.uuidString == "00000000-0000-0000-0000-000000000000")
+    #expect(try await drafts.dependencies.apiClient.fetchMessages() == [], "the test value")
+    await drafts.finish()
+
+    let clock = TestClock()
+    let inbox = TestStore(initialState: InboxFeature.State(), reducer: InboxFeature()) {
+      $0.apiClient = APIClient(fetchMessages: { ["hello"] })
+      $0.clock = clock
+    }
+    #expect(try await inbox.dependencies.apiClient.fetchMessages() == ["hello"])
+    #expect((inbox.dependencies.clock as? TestClock) === clock)
+    #expect(inbox.dependencies.date.now == DateGenerator.testDate)
+    await inbox.finish()
+  }
+
   @Test func aContextCanBeForced() async throws {
     let demo = Store<[String], Never>(initialState: []) { $0.context = .preview }
     #expect(demo.dependencies.context == .preview)
