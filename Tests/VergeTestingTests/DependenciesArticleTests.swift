@@ -122,6 +122,10 @@ struct Mailboxes: ActionReducer {
   func reduce(into state: inout State, action: Action) -> Effect<Action, Never> { .none }
 }
 
+struct InboxScreen: Equatable, Sendable {
+  var inbox: [String] = []
+}
+
 @Suite struct DependenciesArticleTests {
   @Test func aStoreIsGivenItsValuesWhereItIsMade() async throws {
     let store = Store<[String], Never>(initialState: []) {
@@ -176,6 +180,22 @@ struct Mailboxes: ActionReducer {
     await store.send(.archive(.load)).finish()
     #expect(store.state.current.rows[id: 1]?.loaded == ["online"])
     #expect(store.state.current.archive.loaded == ["offline copy"])
+  }
+
+  @Test func aMethodScopeOverridesOnTheScope() async throws {
+    let offline = APIClient(fetchMessages: { ["offline copy"] })
+    let screen = Store<InboxScreen, Never>(initialState: InboxScreen())
+    let offlineInbox = screen
+      .scope(\.inbox, reducer: InboxMethods())
+      .dependency(\.apiClient, offline)
+    try await offlineInbox.dispatch { $0.refresh() }  // screen's inbox: ["offline copy"]
+    #expect(screen.state.current.inbox == ["offline copy"])
+
+    // The scope it was made from reads the root's (here the test value).
+    let inbox = screen.scope(\.inbox, reducer: InboxMethods())
+    try await inbox.dispatch { $0.refresh() }
+    #expect(screen.state.current.inbox == [])
+    #expect(try await offlineInbox.dependencies.apiClient.fetchMessages() == ["offline copy"])
   }
 
   @Test func aTestStoreOverridesWhatTheTestControls() async {
