@@ -233,6 +233,34 @@ final class DependencyTests: XCTestCase {
     }
   }
 
+  func testAReductionOutsideTheTestContextReadsItsStoresValues() async {
+    // Outside the test context a reduction reads through the inlined path.
+    let overridden = ActionStore(initialState: GreetingFeature.State(), reducer: GreetingFeature()) {
+      $0.context = .preview
+      $0.greeter = .named("overridden")
+    }
+    let defaulted = ActionStore(initialState: GreetingFeature.State(), reducer: GreetingFeature()) {
+      $0.context = .live
+    }
+    overridden.send(.greet)
+    defaulted.send(.greet)
+    defaulted.send(.greet)
+    await overridden.send(.greetLater).finish()
+    XCTAssertEqual(overridden.state.current.seen, ["overridden", "overridden"])
+    XCTAssertEqual(defaulted.state.current.seen, ["live", "live"])
+    // Inside a frame of `withDependencies`, the frame wins.
+    let framed = Store<[String], Never>(initialState: []) { $0.context = .live }
+    framed.commit { state in
+      withDependencies { $0.greeter = .named("framed") } operation: {
+        @Dependency(\.greeter) var greeter
+        state.modify { $0.append(greeter.name) }
+      }
+      @Dependency(\.greeter) var greeter
+      state.modify { $0.append(greeter.name) }
+    }
+    XCTAssertEqual(framed.state.current, ["framed", "live"])
+  }
+
   func testTheBuiltInsAreControllableInTests() async throws {
     let store = Store<Int, Never>(initialState: 0)
     let uuid = store.dependencies.uuid
