@@ -122,6 +122,10 @@ struct Mailboxes: ActionReducer {
   func reduce(into state: inout State, action: Action) -> Effect<Action, Never> { .none }
 }
 
+struct InboxScreen: Equatable, Sendable {
+  var inbox: [String] = []
+}
+
 @Suite struct DependenciesArticleTests {
   @Test func aStoreIsGivenItsValuesWhereItIsMade() async throws {
     let store = Store<[String], Never>(initialState: []) {
@@ -178,6 +182,22 @@ struct Mailboxes: ActionReducer {
     #expect(store.state.current.archive.loaded == ["offline copy"])
   }
 
+  @Test func aMethodScopeOverridesOnTheScope() async throws {
+    let offline = APIClient(fetchMessages: { ["offline copy"] })
+    let screen = Store<InboxScreen, Never>(initialState: InboxScreen())
+    let offlineInbox = screen
+      .scope(\.inbox, reducer: InboxMethods())
+      .dependency(\.apiClient, offline)
+    try await offlineInbox.dispatch { $0.refresh() }  // screen's inbox: ["offline copy"]
+    #expect(screen.state.current.inbox == ["offline copy"])
+
+    // The scope it was made from reads the root's (here the test value).
+    let inbox = screen.scope(\.inbox, reducer: InboxMethods())
+    try await inbox.dispatch { $0.refresh() }
+    #expect(screen.state.current.inbox == [])
+    #expect(try await offlineInbox.dependencies.apiClient.fetchMessages() == ["offline copy"])
+  }
+
   @Test func aTestStoreOverridesWhatTheTestControls() async {
     let clock = TestClock()
     let store = TestStore(initialState: InboxFeature.State(), reducer: InboxFeature()) {
@@ -187,6 +207,25 @@ struct Mailboxes: ActionReducer {
     await store.send(.refresh) { $0.refreshedAt = DateGenerator.testDate }
     await store.receive(.loaded(["hello"])) { $0.messages = ["hello"] }
     await store.finish()
+  }
+
+  @Test func aTestStoreReadsBackItsValues() async throws {
+    let drafts = TestStore(initialState: [], reducer: InboxMethods())
+    let first = drafts.dependencies.uuid()  // 00000000-0000-0000-0000-000000000000
+    drafts.commit({ $0.addDraft() }) { $0 = ["draft 1"] }
+    #expect(first.uuidString == "00000000-0000-0000-0000-000000000000")
+    #expect(try await drafts.dependencies.apiClient.fetchMessages() == [], "the test value")
+    await drafts.finish()
+
+    let clock = TestClock()
+    let inbox = TestStore(initialState: InboxFeature.State(), reducer: InboxFeature()) {
+      $0.apiClient = APIClient(fetchMessages: { ["hello"] })
+      $0.clock = clock
+    }
+    #expect(try await inbox.dependencies.apiClient.fetchMessages() == ["hello"])
+    #expect((inbox.dependencies.clock as? TestClock) === clock)
+    #expect(inbox.dependencies.date.now == DateGenerator.testDate)
+    await inbox.finish()
   }
 
   @Test func aContextCanBeForced() async throws {

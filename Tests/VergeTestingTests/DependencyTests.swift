@@ -175,6 +175,92 @@ final class DependencyTests: XCTestCase {
     XCTAssertEqual(scope.dependencies.greeter, .named("root"))
   }
 
+  func testAMethodScopeOverridesForItselfAndWhatItScopesFurther() async throws {
+    struct Part: ReducerType {
+      typealias TargetState = [String]
+      @Dependency(\.greeter) var greeter
+      @Dependency(\.meaning) var meaning
+
+      func greet() -> Mutation { .init { $0.append("\(self.greeter.name) \(self.meaning)") } }
+
+      func greetLater() -> Action<Void> {
+        .init { context in
+          await resumeOnAnotherThread()
+          let name = self.greeter.name
+          // Read again inside the mutation, which runs in the root's commit.
+          context.commit { _ in .init { $0.append("\(name) then \(self.greeter.name)") } }
+        }
+      }
+    }
+    struct Whole: Equatable, Sendable {
+      var part: [String] = []
+      var other: [String] = []
+      var feature = GreetingFeature.State()
+    }
+    struct WholeReducer: ReducerType { typealias TargetState = Whole }
+    struct Holder: Equatable, Sendable {
+      var whole = Whole()
+    }
+    struct HolderReducer: ReducerType { typealias TargetState = Holder }
+
+    let roots: [(String, ScopedStore<HolderReducer>)] = [
+      ("core", Store<Holder, Never>(initialState: Holder()) { $0.greeter = .named("root"); $0.meaning = 1 }
+        .scope(\.self, reducer: HolderReducer())),
+      ("reducer", ReducerStore(initialState: Holder(), reducer: HolderReducer()) { $0.greeter = .named("root"); $0.meaning = 1 }
+        .scope(\.self, reducer: HolderReducer())),
+    ]
+    for (kind, root) in roots {
+      let plain = root.scope(\.whole, reducer: WholeReducer())
+      let overriding = plain.dependency(\.greeter, .named("scope")).dependency(\.meaning, 2)
+      let part = overriding.scope(\.part, reducer: Part())
+      part.commit { $0.greet() }
+      try await part.dispatch { $0.greetLater() }
+      XCTAssertEqual(root.state.current.whole.part, ["scope 2", "scope then scope"], kind)
+      XCTAssertEqual(part.dependencies.greeter, .named("scope"), kind)
+      XCTAssertEqual(overriding.dependencies.meaning, 2, kind)
+
+      let feature = overriding.scope(\.feature, reducer: GreetingFeature())
+      feature.send(.greet)
+      await feature.send(.greetLater).finish()
+      XCTAssertEqual(root.state.current.whole.feature.seen, ["scope", "scope"], kind)
+
+      // The scope it was made from, and the root, keep theirs.
+      let other = plain.scope(\.other, reducer: Part())
+      other.commit { $0.greet() }
+      XCTAssertEqual(root.state.current.whole.other, ["root 1"], kind)
+      XCTAssertEqual(plain.dependencies.greeter, .named("root"), kind)
+      XCTAssertEqual(root.dependencies.greeter, .named("root"), kind)
+    }
+  }
+
+  func testAReductionOutsideTheTestContextReadsItsStoresValues() async {
+    // Outside the test context a reduction reads through the inlined path.
+    let overridden = ActionStore(initialState: GreetingFeature.State(), reducer: GreetingFeature()) {
+      $0.context = .preview
+      $0.greeter = .named("overridden")
+    }
+    let defaulted = ActionStore(initialState: GreetingFeature.State(), reducer: GreetingFeature()) {
+      $0.context = .live
+    }
+    overridden.send(.greet)
+    defaulted.send(.greet)
+    defaulted.send(.greet)
+    await overridden.send(.greetLater).finish()
+    XCTAssertEqual(overridden.state.current.seen, ["overridden", "overridden"])
+    XCTAssertEqual(defaulted.state.current.seen, ["live", "live"])
+    // Inside a frame of `withDependencies`, the frame wins.
+    let framed = Store<[String], Never>(initialState: []) { $0.context = .live }
+    framed.commit { state in
+      withDependencies { $0.greeter = .named("framed") } operation: {
+        @Dependency(\.greeter) var greeter
+        state.modify { $0.append(greeter.name) }
+      }
+      @Dependency(\.greeter) var greeter
+      state.modify { $0.append(greeter.name) }
+    }
+    XCTAssertEqual(framed.state.current, ["framed", "live"])
+  }
+
   func testTheBuiltInsAreControllableInTests() async throws {
     let store = Store<Int, Never>(initialState: 0)
     let uuid = store.dependencies.uuid

@@ -1,3 +1,5 @@
+import VergeThreadLocal
+
 /// Reads a dependency in a reducer, an effect or any code a store runs:
 /// the value of the store that is reducing (see `DependencyValues.current`).
 ///
@@ -41,8 +43,33 @@ public struct Dependency<Value: Sendable>: Sendable {
   }
 
   /// The dependency's value in effect now.
+  ///
+  /// - Complexity: Inside a reduction outside a test, a few loads and the
+  ///   lookup of the value; elsewhere a task-local read besides.
   @inlinable
   public var wrappedValue: Value {
+    // The common case, inlined where the reducer reads it: a store's
+    // reduction, with no frame of `withDependencies` over it, outside a
+    // test. Everything else (and the site, which only a test's report
+    // needs) stays out of line, so the reduction neither copies the site
+    // nor saves registers for paths it does not take.
+    if let raw = verge_thread_marks_get() {
+      let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
+      if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
+        // Borrowed in place: a copy of the values would retain what they
+        // hold.
+        let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
+        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.readOutsideTest(get) }) {
+          return value
+        }
+      }
+    }
+    return readOutOfLine()
+  }
+
+  /// `wrappedValue` in every other case.
+  @inlinable @inline(never)
+  func readOutOfLine() -> Value {
     DependencyValues.readCurrent(get, at: site)
   }
 }
@@ -74,6 +101,13 @@ extension DependencyValues {
   func read<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
     guard context == .test else { return get(self) }
     return readInTest(get, at: site)
+  }
+
+  /// Reads a dependency with `get`, or `nil` in a test (where a read must
+  /// know its site).
+  @inlinable
+  func readOutsideTest<Value>(_ get: (DependencyValues) -> Value) -> Value? {
+    context == .test ? nil : get(self)
   }
 
   /// `read(_:at:)` in a test, where a missing test value is reported.

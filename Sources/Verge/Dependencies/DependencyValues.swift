@@ -137,11 +137,15 @@ final class ResolvedDefaults: Sendable {
   @inlinable
   func value<Key: DependencyKey>(of key: Key.Type, in context: DependencyContext) -> Key.Value {
     let id = ObjectIdentifier(key)
-    let found = resolved.withLock { resolved -> AnyDependencyBox? in
-      for entry in resolved where entry.id == id { return entry.box }
+    // The value is taken out under the lock, and the list walked by index:
+    // neither the box nor the list's storage is retained on the way.
+    let found = resolved.withLock { resolved -> Key.Value? in
+      for index in resolved.indices where resolved[index].id == id {
+        return unsafeDowncast(resolved[index].box, to: DependencyBox<Key.Value>.self).value
+      }
       return nil
     }
-    if let found { return unsafeDowncast(found, to: DependencyBox<Key.Value>.self).value }
+    if let found { return found }
     return resolve(key, in: context)
   }
 

@@ -12,7 +12,18 @@
 extension ScopedActionStore {
   /// A scope whose actions `reducer` reduces into `anchor` with an
   /// `ActionEngine` of its own; what it returns keeps that engine alive.
+  /// Under a scope that overrides dependencies, the feature runs with its
+  /// values, as a reducer given `dependency(_:_:)` would.
   convenience init<Feature: ActionReducer>(anchor: any ScopeAnchor<State>, reducer: Feature)
+  where Feature.State == State, Feature.Action == Action {
+    if let values = anchor.dependencyOverride {
+      self.init(anchor: anchor, running: DependencyOverriding(base: reducer) { $0 = values })
+    } else {
+      self.init(anchor: anchor, running: reducer)
+    }
+  }
+
+  private convenience init<Feature: ActionReducer>(anchor: any ScopeAnchor<State>, running reducer: Feature)
   where Feature.State == State, Feature.Action == Action {
     let root = anchor.root
     let engine = ActionEngine(

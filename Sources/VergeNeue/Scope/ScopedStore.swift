@@ -147,6 +147,39 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
       anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
   }
 
+  /// This scope with one dependency overridden: a scoped store on the
+  /// same part with the same reducer, whose mutations, actions (and what
+  /// they commit), `dependencies` and further scopes read `value` for
+  /// `keyPath`; the rest is inherited from this scope. This scope and its
+  /// root keep their values.
+  ///
+  /// ```swift
+  /// let counter = store.scope(\.counter, reducer: CounterReducer()).dependency(\.clock, clock)
+  /// let badge = counter.scope(\.badge, reducer: BadgeReducer())   // reads `clock` too
+  /// ```
+  ///
+  /// Chain it to override several. It is `ActionReducer.dependency(_:_:)`
+  /// for a scope: a scope with an enum-action feature overrides on its
+  /// reducer instead (`scope(\.part, reducer: Part().dependency(\.clock,
+  /// clock))`).
+  ///
+  /// - Parameters:
+  ///   - keyPath: The dependency's property of `DependencyValues`.
+  ///   - value: The value the new scope reads.
+  /// - Returns: The scoped store with the dependency overridden; it keeps
+  ///   the root alive.
+  /// - Complexity: O(1) to make; each of its commits sets the values in
+  ///   effect for its reduction, and commits through its root's generic
+  ///   path rather than the path specialized where a scope is made.
+  public func dependency<Value: Sendable>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable, _ value: Value
+  ) -> ScopedStore<Reducer> {
+    var values = fragment.dependencies
+    values[keyPath: keyPath] = value
+    return ScopedStore(
+      anchor: DependencyAnchor(base: anchor, values: values), reducer: engine.reducer, commitDirectly: { _ in false })
+  }
+
   /// Waits until no action dispatched through this scoped store is
   /// running; for test tooling.
   public func waitUntilIdle() async {

@@ -80,6 +80,12 @@ extension TestStore where Reducer: ActionReducer {
   /// The reducer under test, with its dependencies.
   public var reducer: Reducer { actions.store.reducer }
 
+  /// The dependency values the store under test uses: those given to
+  /// `withDependencies:`, and each other key's test value. Read them to
+  /// reach what the test controls (`store.dependencies.clock` is the
+  /// store's own `TestClock` unless one was given).
+  public var dependencies: DependencyValues { actions.store.dependencies }
+
   /// Sends `action` and asserts the state it produced.
   ///
   /// ```swift
