@@ -158,15 +158,17 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
       }
       return cacheReference._withUnsafeGuaranteedRef { cache in
         guard index < driver.handlers.count else { return driver.terminal(message, self, ownsCache) }
-        // Specialized code: the state before is a value of known size in
-        // this frame, and the step points at it.
-        let before = cache.read(owned: ownsCache)
-        withUnsafePointer(to: before) { before in
-          let step = MiddlewareStep(
-            message: message, stateBefore: before, index: index,
-            run: Unmanaged.passUnretained(self), ownsCache: ownsCache)
-          driver.handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
-        }
+        // The state before stays on the heap: in the cache's place for
+        // this middleware on the synchronous pass (which runs one step per
+        // middleware at a time), in a place of its own for a kept step's.
+        let before = ownsCache ? cache.befores + index : UnsafeMutablePointer<State>.allocate(capacity: 1)
+        cache.read(into: before, owned: ownsCache)
+        let step = MiddlewareStep(
+          message: message, stateBefore: before, index: index,
+          run: Unmanaged.passUnretained(self), ownsCache: ownsCache)
+        driver.handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
+        before.deinitialize(count: 1)
+        if !ownsCache { before.deallocate() }
         return cache.read(owned: ownsCache)
       }
     }
