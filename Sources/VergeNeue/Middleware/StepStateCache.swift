@@ -70,7 +70,7 @@ final class StepStateCache<State: Sendable> {
   /// Initializes `place` with the store's current state, as `read(owned:)`
   /// returns it; in a frame of its own in unoptimized builds, so that the
   /// pipeline's frames keep no slot for it.
-  @inlinable
+  @inlinable @inline(__always)
   func read(into place: UnsafeMutablePointer<State>, owned: Bool) {
     place.initialize(to: read(owned: owned))
   }
