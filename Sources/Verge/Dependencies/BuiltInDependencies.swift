@@ -207,10 +207,10 @@ public struct RandomGenerator: Sendable {
 
     /// The generator, under a lock.
     private final class Box: Sendable {
-      let generator: Mutex<any RandomNumberGenerator & Sendable>
+      let generator: LockedBox<any RandomNumberGenerator & Sendable>
 
       init(_ generator: some RandomNumberGenerator & Sendable) {
-        self.generator = Mutex(generator)
+        self.generator = LockedBox(generator)
       }
 
       func next() -> UInt64 {

@@ -129,7 +129,7 @@ final class ResolvedDefaults: Sendable {
   /// A list rather than a dictionary: an app has a few dozen
   /// dependencies at most, and comparing identifiers costs less than
   /// hashing one.
-  @usableFromInline let resolved = Mutex<[DependencyValues.Override]>([])
+  @usableFromInline let resolved = LockedBox<[DependencyValues.Override]>([])
 
   init() {}
 

@@ -244,21 +244,23 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     processThroughChain(entry)
   }
 
-  /// `process(_:)` through the middlewares. A function of its own: the
-  /// chain returns a state, which takes a slot of the state's size on the
-  /// stack of the code that runs it unspecialized.
+  /// `process(_:)` through the middlewares. The chain keeps the states it
+  /// passes on the heap (see `MiddlewareChain`); so does the terminal here.
   @inline(never)
   private func processThroughChain(_ entry: Queued) {
     let resolver = TicketResolver(entry.ticket)
     let access = access
-    _ = chain.run(
+    chain.run(
       entry.action,
-      read: { access.read() },
+      read: { $0.initialize(to: access.read()) },
       restart: { [weak self] action in _ = self?.send(action, cause: .middleware) },
-      terminal: { [weak self] action in
-        var after: State?
-        self?.reduce(action, cause: entry.cause, ticket: resolver.ticket) { after = $0.pointee }
-        return after
+      terminal: { [weak self] action, after in
+        let wrote = InitializationFlag()
+        self?.reduce(action, cause: entry.cause, ticket: resolver.ticket) {
+          after.initialize(to: $0.pointee)
+          wrote.isSet = true
+        }
+        if !wrote.isSet { initializeToNil(after) }
       })
   }
 

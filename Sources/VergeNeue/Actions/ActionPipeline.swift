@@ -25,7 +25,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     self.core = core
     feature = engine.feature
     self.engine = engine
-    cache = StepStateCache(counter: core.changeCounter) { core.countedState() }
+    cache = StepStateCache(counter: core.changeCounter, steps: engine.middlewares.count) { core.countedState() }
   }
 
   /// Past the last middleware: reduces `message`; returns the state after,

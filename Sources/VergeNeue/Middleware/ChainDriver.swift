@@ -13,9 +13,10 @@ import Synchronization
 @usableFromInline
 final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// The general path: runs `message` from middleware `index` on (the
-  /// reducer past the last one); returns the state after, or `nil` when the
-  /// store is gone.
-  @usableFromInline let forward: @Sendable (Message, Int, ChainRun<Message, State>) -> State?
+  /// reducer past the last one); initializes its last argument with the
+  /// state after, or `nil` when the store is gone (out of line: see
+  /// `MiddlewareChain`).
+  @usableFromInline let forward: @Sendable (Message, Int, ChainRun<Message, State>, UnsafeMutablePointer<State?>) -> Void
   /// Sends a message from the top of the pipeline, queued behind the
   /// current one (a middleware's `dispatch`).
   @usableFromInline let restart: @Sendable (Message) -> Void
@@ -42,7 +43,7 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// A general pipeline, driven by `forward`.
   @inlinable
   init(
-    forward: @escaping @Sendable (Message, Int, ChainRun<Message, State>) -> State?,
+    forward: @escaping @Sendable (Message, Int, ChainRun<Message, State>, UnsafeMutablePointer<State?>) -> Void,
     restart: @escaping @Sendable (Message) -> Void
   ) {
     self.forward = forward
@@ -52,7 +53,7 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
     handlers = []
     // Not called on this path (`advance` goes through `forward` when there
     // is no cache); it would reduce, as `forward` past the last middleware.
-    terminal = { message, run, _ in forward(message, Int.max, run) }
+    terminal = { message, run, _ in run.forwardOutOfLine(message, to: Int.max) }
   }
 
   /// A specialized pipeline through `middlewares` to `terminal`.
@@ -70,7 +71,7 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
     self.restart = restart
     // Not called on this path (`advance` uses the handlers and `terminal`);
     // it would run the pipeline as a kept step does.
-    forward = { message, index, run in run.advance(message, to: index, ownsCache: false) }
+    forward = { message, index, run, after in after.initialize(to: run.advance(message, to: index, ownsCache: false)) }
   }
 }
 
@@ -153,17 +154,34 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     // The run keeps its driver, and the driver its cache, alive.
     Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { driver in
       guard let cacheReference = driver.cache.map(Unmanaged.passUnretained) else {
-        return driver.forward(message, index, self)
+        return forwardOutOfLine(message, to: index)
       }
       return cacheReference._withUnsafeGuaranteedRef { cache in
         guard index < driver.handlers.count else { return driver.terminal(message, self, ownsCache) }
+        // The state before stays on the heap: in the cache's place for
+        // this middleware on the synchronous pass (which runs one step per
+        // middleware at a time), in a place of its own for a kept step's.
+        let before = ownsCache ? cache.befores + index : UnsafeMutablePointer<State>.allocate(capacity: 1)
+        cache.read(into: before, owned: ownsCache)
         let step = MiddlewareStep(
-          message: message, stateBefore: cache.read(owned: ownsCache), index: index,
+          message: message, stateBefore: before, index: index,
           run: Unmanaged.passUnretained(self), ownsCache: ownsCache)
         driver.handlers[index]._withUnsafeGuaranteedRef { $0.handle(step) }
+        before.deinitialize(count: 1)
+        if !ownsCache { before.deallocate() }
         return cache.read(owned: ownsCache)
       }
     }
+  }
+
+  /// The general path's `advance`: runs `forward` with the state after on
+  /// the heap, and moves it out only here, into the caller's result.
+  @usableFromInline @inline(never)
+  func forwardOutOfLine(_ message: Message, to index: Int) -> State? {
+    let after = UnsafeMutablePointer<State?>.allocate(capacity: 1)
+    defer { after.deallocate() }
+    driver.forward(message, index, self, after)
+    return after.move()
   }
 
   /// Notes that a step of this run was kept (see `kept`).

@@ -89,7 +89,14 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
   /// The message as it reached this middleware.
   public let message: Message
   /// The state when the message reached this middleware.
-  public let stateBefore: State
+  public var stateBefore: State {
+    unsafeAddress { before }
+  }
+  /// Where the state before is: out of line, so that no frame of the
+  /// pipeline holds a copy of it (a 64 KiB state must pass a 512 KiB
+  /// thread). It outlives the step: the step is borrowed for a call the
+  /// state's owner makes.
+  @usableFromInline let before: UnsafePointer<State>
   /// The dispatch this step belongs to. Unretained: the dispatch outlives
   /// every call it borrows a step to, and a step cannot outlive its call.
   @usableFromInline let run: Unmanaged<ChainRun<Message, State>>
@@ -101,11 +108,11 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
 
   @inlinable
   init(
-    message: Message, stateBefore: State, index: Int, run: Unmanaged<ChainRun<Message, State>>,
+    message: Message, stateBefore: UnsafePointer<State>, index: Int, run: Unmanaged<ChainRun<Message, State>>,
     ownsCache: Bool = false
   ) {
     self.message = message
-    self.stateBefore = stateBefore
+    before = stateBefore
     self.run = run
     self.index = index
     self.ownsCache = ownsCache
@@ -152,10 +159,12 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
   /// passed the message on.
   ///
   /// - Returns: The kept step.
-  /// - Complexity: One reference count; the pipeline's fast path stays
-  ///   free of reference counting only while no middleware keeps a step.
+  /// - Complexity: One reference count, and one allocation that holds a
+  ///   copy of the state before; the pipeline's fast path stays free of
+  ///   reference counting only while no middleware keeps a step.
   public func keep() -> KeptMiddlewareStep<Message, State> {
-    KeptMiddlewareStep(message: message, stateBefore: stateBefore, index: index, run: run.takeUnretainedValue())
+    KeptMiddlewareStep(
+      message: message, stateBefore: StateBox(before.pointee), index: index, run: run.takeUnretainedValue())
   }
 }
 
@@ -165,14 +174,16 @@ public struct KeptMiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   /// The message as it reached the middleware.
   public let message: Message
   /// The state when the message reached the middleware.
-  public let stateBefore: State
+  public var stateBefore: State { before.value }
+  /// The state before, out of line (see `MiddlewareStep.before`).
+  let before: StateBox<State>
   /// The dispatch; kept alive (and so left open) by this step.
   @usableFromInline let run: ChainRun<Message, State>
   @usableFromInline let index: Int
 
-  init(message: Message, stateBefore: State, index: Int, run: ChainRun<Message, State>) {
+  init(message: Message, stateBefore: StateBox<State>, index: Int, run: ChainRun<Message, State>) {
     self.message = message
-    self.stateBefore = stateBefore
+    before = stateBefore
     self.run = run
     self.index = index
     run.markKept()
@@ -209,33 +220,90 @@ public struct KeptMiddlewareStep<Message: Sendable, State: Sendable>: Sendable {
   }
 }
 
+/// Whether a callback wrote the value it was handed a place for.
+final class InitializationFlag {
+  var isSet = false
+}
+
+/// Initializes `place` with `nil`. A frame of its own: unoptimized code
+/// keeps a slot for the temporary `nil` as long as the frame lives.
+@inline(never)
+func initializeToNil<Value>(_ place: UnsafeMutablePointer<Value?>) {
+  place.initialize(to: nil)
+}
+
+/// Initializes `place` with the state `access` reads; a frame of its own,
+/// as `initializeToNil(_:)`.
+@inline(never)
+func initializeToCurrent<State>(_ place: UnsafeMutablePointer<State?>, of access: any FragmentAccess<State>) {
+  place.initialize(to: access.read())
+}
+
+/// A state on the heap, for a kept step.
+final class StateBox<State: Sendable>: Sendable {
+  let value: State
+
+  init(_ value: State) {
+    self.value = value
+  }
+}
+
 /// Runs a message through an ordered list of middlewares, with closures
 /// formed per dispatch (the general path; `ActionStore` forms a specialized
 /// driver once instead).
+///
+/// This code runs unspecialized, where every state-sized temporary takes a
+/// slot of its own on the stack, and it recurses once per middleware. So
+/// the states it passes around stay on the heap: the state before each
+/// step, and the state after it, which each level writes where its caller
+/// says. Only the leaf functions that read a state hold one in a frame.
 struct MiddlewareChain<Message: Sendable, State: Sendable>: Sendable {
   let middlewares: [Middleware<Message, State>]
 
   var isEmpty: Bool { middlewares.isEmpty }
 
-  /// Runs `message` through every middleware; `terminal` handles what
-  /// reaches the end and returns the state after.
+  /// Runs `message` through every middleware.
+  ///
+  /// - Parameters:
+  ///   - read: Initializes its argument with the store's current state.
+  ///   - restart: Sends a message from the top of the pipeline.
+  ///   - terminal: Handles what reaches the end; initializes its second
+  ///     argument with the state after (`nil` when the store is gone).
   func run(
     _ message: Message,
-    read: @escaping @Sendable () -> State?,
+    read: @escaping @Sendable (UnsafeMutablePointer<State>) -> Void,
     restart: @escaping @Sendable (Message) -> Void,
-    terminal: @escaping @Sendable (Message) -> State?
-  ) -> State? {
+    terminal: @escaping @Sendable (Message, UnsafeMutablePointer<State?>) -> Void
+  ) {
     let middlewares = middlewares
     let driver = ChainDriver<Message, State>(
-      forward: { message, index, run in
-        guard index < middlewares.count else { return terminal(message) }
-        guard let before = read() else { return nil }
+      forward: { message, index, run, after in
+        guard index < middlewares.count else { return terminal(message, after) }
+        let before = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        defer { before.deallocate() }
+        read(before)
+        defer { before.deinitialize(count: 1) }
         middlewares[index].handle(
           MiddlewareStep(message: message, stateBefore: before, index: index, run: Unmanaged.passUnretained(run)))
-        return read()
+        Self.readAfter(read, into: after)
       },
       restart: restart)
     let run = ChainRun(driver: driver)
-    return withExtendedLifetime(run) { driver.forward(message, 0, run) }
+    let after = UnsafeMutablePointer<State?>.allocate(capacity: 1)
+    withExtendedLifetime(run) { driver.forward(message, 0, run, after) }
+    after.deinitialize(count: 1)
+    after.deallocate()
+  }
+
+  /// Initializes `after` with the store's current state; a frame of its
+  /// own, so that the recursion keeps no slot for it.
+  @inline(never)
+  private static func readAfter(
+    _ read: @Sendable (UnsafeMutablePointer<State>) -> Void, into after: UnsafeMutablePointer<State?>
+  ) {
+    let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    read(state)
+    after.initialize(to: state.move())
+    state.deallocate()
   }
 }

@@ -22,11 +22,27 @@ final class StepStateCache<State: Sendable> {
   @usableFromInline let counter: ChangeCounter
   /// Reads the store's state and change count together, under its lock.
   @usableFromInline let readCounted: @Sendable () -> (State, UInt64)
+  /// Where the synchronous pass keeps the state before each middleware's
+  /// step, one place per middleware, initialized only while that step
+  /// runs: on the heap, so that no frame holds a copy (a 64 KiB state must
+  /// pass a 512 KiB thread), and allocated once, so that a dispatch
+  /// allocates nothing. (A pointer to a local would cost a stack protector
+  /// check in every step.)
+  @usableFromInline let befores: UnsafeMutablePointer<State>
 
+  /// - Parameters:
+  ///   - counter: The store's change counter.
+  ///   - steps: How many middlewares the pipeline has.
+  ///   - readCounted: Reads the store's state and change count together.
   @inlinable
-  init(counter: ChangeCounter, readCounted: @escaping @Sendable () -> (State, UInt64)) {
+  init(counter: ChangeCounter, steps: Int, readCounted: @escaping @Sendable () -> (State, UInt64)) {
     self.counter = counter
     self.readCounted = readCounted
+    befores = .allocate(capacity: steps)
+  }
+
+  deinit {
+    befores.deallocate()
   }
 
   /// Ends the dispatch's synchronous pass: drops the state, unless it is
@@ -49,6 +65,14 @@ final class StepStateCache<State: Sendable> {
     let (state, count) = readCounted()
     remember(state, count: count, owned: owned)
     return state
+  }
+
+  /// Initializes `place` with the store's current state, as `read(owned:)`
+  /// returns it; in a frame of its own in unoptimized builds, so that the
+  /// pipeline's frames keep no slot for it.
+  @inlinable @inline(__always)
+  func read(into place: UnsafeMutablePointer<State>, owned: Bool) {
+    place.initialize(to: read(owned: owned))
   }
 
   /// Records a state the dispatch read or wrote, with the change count it

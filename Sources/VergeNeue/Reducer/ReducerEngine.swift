@@ -174,19 +174,22 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   // MARK: - Pipeline
 
   private func run(_ message: Message, on access: any FragmentAccess<State>, admission: Admission?) {
-    _ = chain.run(
+    chain.run(
       message,
-      read: { access.read() },
+      read: { $0.initialize(to: access.read()) },
       restart: { [self] message in run(message, on: access, admission: nil) },
-      terminal: { [self] message in
+      terminal: { [self] message, after in
         switch message {
         case .mutation(let mutation):
-          var after: State?
-          apply(mutation, on: access) { after = $0.pointee }
-          return after ?? access.read()
+          let wrote = InitializationFlag()
+          apply(mutation, on: access) {
+            after.initialize(to: $0.pointee)
+            wrote.isSet = true
+          }
+          if !wrote.isSet { initializeToCurrent(after, of: access) }
         case .action(let info):
           if let admission, admission.info == info { admission.admit() }
-          return access.read()
+          initializeToCurrent(after, of: access)
         }
       })
   }
