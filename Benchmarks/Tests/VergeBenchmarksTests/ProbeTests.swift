@@ -22,7 +22,7 @@ final class ProbeTests: XCTestCase {
     XCTAssertTrue(quick.cases.contains { $0.name == "find by ID in 10,000" })
     XCTAssertTrue(full.cases.contains { $0.name == "find by ID in 1,000,000" })
     XCTAssertEqual(quick.probes.map(\.name), ["memory held by 10,000 entities"])
-    XCTAssertEqual(Suite.scenarios(quick: true).map(\.number), Array(1...14))
+    XCTAssertEqual(Suite.scenarios(quick: true).map(\.number), Array(1...15))
     XCTAssertFalse(Scenario.peers(quick: true).cases.contains { $0.name.hasSuffix("100,000 rows") })
     XCTAssertTrue(Scenario.peers(quick: false).cases.contains { $0.name.hasSuffix("100,000 rows") })
     XCTAssertTrue(Scenario.persistence(quick: true).cases.contains { $0.name.contains("10,000-entity") })
