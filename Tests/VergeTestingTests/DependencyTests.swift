@@ -130,45 +130,17 @@ final class DependencyTests: XCTestCase {
   }
 
   func testAMethodReducersMutationsAndActionsReadTheStoresValues() async throws {
-    struct Greetings: ReducerType {
-      typealias TargetState = [String]
-      @Dependency(\.greeter) var greeter
-
-      func greet() -> Mutation { .init { $0.append(self.greeter.name) } }
-
-      func greetLater() -> Action<Void> {
-        .init { context in
-          await resumeOnAnotherThread()
-          let name = self.greeter.name
-          context.commit { _ in .init { $0.append(name) } }
-        }
-      }
-    }
-    let store = ReducerStore(initialState: [], reducer: Greetings(), withDependencies: { $0.greeter = .named("method") })
+    let store = ReducerStore(initialState: [], reducer: GreetingReducer(), withDependencies: { $0.greeter = .named("method") })
     store.commit { $0.greet() }
     try await store.dispatch { $0.greetLater() }
     XCTAssertEqual(store.state.current, ["method", "method"])
   }
 
   func testAMethodScopeInheritsItsRootsValues() async throws {
-    struct Part: ReducerType {
-      typealias TargetState = [String]
-      @Dependency(\.greeter) var greeter
-
-      func greet() -> Mutation { .init { $0.append(self.greeter.name) } }
-
-      func greetLater() -> Action<Void> {
-        .init { context in
-          await resumeOnAnotherThread()
-          let name = self.greeter.name
-          context.commit { _ in .init { $0.append(name) } }
-        }
-      }
-    }
     struct Whole: Equatable, Sendable { var part: [String] = [] }
     struct WholeReducer: ReducerType { typealias TargetState = Whole }
     let root = ReducerStore(initialState: Whole(), reducer: WholeReducer(), withDependencies: { $0.greeter = .named("root") })
-    let scope = root.scope(\.part, reducer: Part())
+    let scope = root.scope(\.part, reducer: GreetingReducer())
     scope.commit { $0.greet() }
     try await scope.dispatch { $0.greetLater() }
     XCTAssertEqual(root.state.current.part, ["root", "root"])
@@ -337,5 +309,22 @@ final class MissingTestValueXCTests: XCTestCase {
     XCTAssertTrue(message.contains("meaning"), message)
     XCTAssertTrue(message.contains("withDependencies: { $0.meaning = … }"), message)
     XCTAssertEqual(store.state.current, 42, "the value stands in after the failure")
+  }
+}
+
+/// A method reducer that appends the `greeter` dependency's name, now and
+/// after resuming on another thread: what the method-reducer tests read.
+private struct GreetingReducer: ReducerType {
+  typealias TargetState = [String]
+  @Dependency(\.greeter) var greeter
+
+  func greet() -> Mutation { .init { $0.append(self.greeter.name) } }
+
+  func greetLater() -> Action<Void> {
+    .init { context in
+      await resumeOnAnotherThread()
+      let name = self.greeter.name
+      context.commit { _ in .init { $0.append(name) } }
+    }
   }
 }

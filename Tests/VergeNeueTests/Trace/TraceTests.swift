@@ -81,9 +81,15 @@ func temporaryTraceURL(_ name: String = #function) -> URL {
 }
 
 final class TraceTests: XCTestCase {
-  /// Runs a session: a load (its effect waits for the gate), a row marked
-  /// read, an effect cancelled by the next, a failing effect.
-  private func runSession(_ store: ActionStore<InboxFeature>, gate: Gate) async {
+  /// Runs a session traced to `url` and finishes the trace: a load (its
+  /// effect waits for the gate), a row marked read, an effect cancelled by
+  /// the next, a failing effect.
+  ///
+  /// - Returns: The store the session ran on.
+  private func runTracedSession(to url: URL) async throws -> ActionStore<InboxFeature> {
+    let gate = Gate()
+    let store = ActionStore(initialState: InboxFeature.State(), reducer: InboxFeature(gate: gate), onEffectError: { _ in })
+    let trace = try Trace(store, writingTo: url)
     let load = store.send(.load(count: 3))
     gate.open()
     await load.finish()
@@ -93,16 +99,14 @@ final class TraceTests: XCTestCase {
     await store.send(.failing).finish()
     store.cancelAllEffects()
     await store.waitUntilIdle()
+    try await trace.finish()
+    return store
   }
 
   func testATraceRecordsActionsWithCauseDiffEffectsAndActivities() async throws {
-    let gate = Gate()
-    let store = ActionStore(initialState: InboxFeature.State(), reducer: InboxFeature(gate: gate), onEffectError: { _ in })
     let url = temporaryTraceURL()
     defer { try? FileManager.default.removeItem(at: url) }
-    let trace = try Trace(store, writingTo: url)
-    await runSession(store, gate: gate)
-    try await trace.finish()
+    _ = try await runTracedSession(to: url)
 
     let records = try traceRecords(url)
     let header = try XCTUnwrap(records.first)
@@ -149,13 +153,9 @@ final class TraceTests: XCTestCase {
   }
 
   func testReplayingATraceReproducesTheFinalState() async throws {
-    let gate = Gate()
-    let store = ActionStore(initialState: InboxFeature.State(), reducer: InboxFeature(gate: gate), onEffectError: { _ in })
     let url = temporaryTraceURL()
     defer { try? FileManager.default.removeItem(at: url) }
-    let trace = try Trace(store, writingTo: url)
-    await runSession(store, gate: gate)
-    try await trace.finish()
+    let store = try await runTracedSession(to: url)
 
     let fresh = ActionStore(initialState: InboxFeature.State(), reducer: InboxFeature(gate: Gate()))
     try fresh.replay(Recording(trace: url))
