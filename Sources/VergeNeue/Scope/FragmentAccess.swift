@@ -43,7 +43,7 @@ struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAcc
     // commit keeps a large state's small-path temporaries off this stack.
     store.commitOutOfLine(trace: trace()) { ref in
       ref.modify { body(&$0) }
-    }
+    }.result
   }
 }
 
@@ -187,9 +187,9 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   func read() -> Fragment { rootStore.store.untrackedState[keyPath: keyPath.value] }
 
   func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
-    rootStore.store.commit(trace: trace()) { ref in
+    rootStore.store.countedCommit(trace: trace()) { ref in
       ref.modify { body(&$0[keyPath: keyPath.value]) }
-    }
+    }.result
   }
 
   func commit(_ mutation: ReducerMutation<Fragment>) {

@@ -1,0 +1,373 @@
+import Dispatch
+import Synchronization
+
+// The one commit core. Every way of changing a store's state (`Store`'s
+// commits, both reducer styles, scopes, a persisted restore) ends in
+// `commit(trace:countAfter:_:)` or, from unspecialized code,
+// `commitOutOfLine`. Both pick one of three shapes by where the thread is
+// and how large the state is, and every shape runs the closure through
+// `mutate` and the middlewares through `runMiddlewares`:
+//
+// - `commitSmall`: outside any commit closure; delivers directly when it
+//   can become the delivering thread.
+// - `commitThenDrain`: inside another core's commit closure, or when the
+//   direct path is busy; queues, then drains.
+// - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
+extension StateCore {
+  /// Mutates the value in place; see `Store.commit` for the contract.
+  ///
+  /// Always inlined: with no subscriber this is the plain locked commit,
+  /// a few dozen instructions once specialized in the caller.
+  @inlinable @inline(__always)
+  func commit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var countAfter: UInt64 = 0
+    return try commit(trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:_:)` that also sets `countAfter` to `changeCount` as it
+  /// stood right after this commit, read under the lock.
+  ///
+  /// With subscribers, the committing thread first tries to become the
+  /// delivering thread, so that when nothing is queued the change goes
+  /// straight to the subscribers without a trip through the queue. Only the
+  /// locked part is inlined here; delivering (`deliverDirect`) is one
+  /// function per state type.
+  ///
+  /// The closure runs marked in the thread's `ThreadMarks`: what it commits
+  /// to other cores is delivered once the outermost closure has ended.
+  @inlinable @inline(__always)
+  func commit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    if Self.isLarge {
+      return try commitLarge(trace: trace, countAfter: &countAfter, body)
+    }
+    let marks = ThreadIdentity.marks(key: marksKey)
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if let outer = marks.pointee.closureCore {
+      // Nested in another core's commit closure: check the order of nesting
+      // before taking the lock; never deliver directly (the events wait for
+      // the outermost closure to end).
+      LockOrder.takeNested(self, insideClosureOf: outer)
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
+    }
+    return try commitSmall(marks: marks, trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` for code that runs unspecialized:
+  /// VergeNeue's engines reach the store through the witness of a generic
+  /// type, and persistence restores through a non-specialized `Store`.
+  /// There every temporary of the inlined small path (`commitSmall`) takes
+  /// a slot of the state's size on the stack — about seventy for one
+  /// commit, 4 MiB for a 64 KiB state — so a large state goes straight to
+  /// `commitLarge` and a small one through a frame of its own.
+  ///
+  /// - Parameters:
+  ///   - trace: Describes the commit to commit middlewares.
+  ///   - countAfter: Set to `changeCount` as it stood right after the commit.
+  ///   - body: Mutates the value through the `InoutRef` it receives.
+  /// - Returns: What `body` returned.
+  func commitOutOfLine<Result>(
+    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result
+  ) -> Result {
+    if Self.isLarge {
+      return commitLarge(trace: trace, countAfter: &countAfter, body)
+    }
+    return commitSmallOutOfLine(trace: trace, countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` in a frame of its own, for
+  /// `commitOutOfLine` when the state is small.
+  @inline(never)
+  func commitSmallOutOfLine<Result>(
+    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result
+  ) -> Result {
+    commit(trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` for a state that is not `isLarge`: its
+  /// values may sit on the stack. A function of its own so that an
+  /// unoptimized build does not reserve its stack for large states. Called
+  /// outside any commit closure (`marks` has no `closureCore`).
+  @inlinable @inline(__always)
+  func commitSmall<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    guard mayHaveValueSubscribers, marks.pointee.word == 0, delivery.tryLock() else {
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
+    }
+    var direct = DirectChange()
+    let result: Result
+    do {
+      result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+        defer { countAfter = changeCounter.current }
+        let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+          () throws(Failure) in try apply(&storage, trace: trace, body)
+        }
+        guard changed else { return result }
+        countChange(&storage)
+        guard storage.valueSubscribers > 0 else { return result }
+        if storage.pending.isEmpty {
+          direct = DirectChange(
+            sequence: storage.sequence,
+            previous: storage.changeSubscribers > 0 ? previous : nil,
+            current: storage.value,
+            subscribers: storage.subscribers)
+        } else {
+          enqueueChange(&storage, previous: previous)
+        }
+        return result
+      }
+    } catch {
+      deliverDirect(DirectChange(), marks: marks)
+      throw error
+    }
+    deliverDirect(direct, marks: marks)
+    return result
+  }
+
+  /// A change that its committing thread delivers itself, kept as plain
+  /// values: an `Event` would be copied and destroyed through its value
+  /// witnesses.
+  @usableFromInline
+  struct DirectChange {
+    @usableFromInline var sequence: UInt64
+    @usableFromInline var previous: Value?
+    /// `nil` when there is nothing to deliver directly.
+    @usableFromInline var current: Value?
+    @usableFromInline var subscribers: [Subscriber]
+
+    @inlinable
+    init(sequence: UInt64 = 0, previous: Value? = nil, current: Value? = nil, subscribers: [Subscriber] = []) {
+      self.sequence = sequence
+      self.previous = previous
+      self.current = current
+      self.subscribers = subscribers
+    }
+  }
+
+  /// The rest of a commit made by the delivering thread (`delivery` held,
+  /// the thread neither delivering nor in a commit closure): delivers
+  /// `change`, then whatever was queued meanwhile, then releases `delivery`
+  /// and takes what was handed off.
+  @inlinable
+  func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
+    if let current = change.current {
+      marks.pointee.word &+= 1
+      deliverChange(
+        change.sequence, Changes(previous: change.previous, current: current, version: change.sequence),
+        to: change.subscribers)
+      marks.pointee.word &-= 1
+    }
+    if queued.load(ordering: .acquiring) > 0 {
+      deliverPending(using: &delivery.value, marks: marks)
+    }
+    delivery.unlock()
+    deliverHandedOff(marks: marks)
+  }
+
+  /// Whether anyone receives values, read without the lock (a hint: a
+  /// subscriber may come or go right after).
+  @inlinable
+  var mayHaveValueSubscribers: Bool {
+    hasValueSubscribers.load(ordering: .relaxed)
+  }
+
+  /// Mutates the value in place under the lock, then delivers what was
+  /// queued; `commit` without its fast path for subscribers. Small, so that
+  /// a caller that found no subscriber can have it inlined.
+  @inlinable @inline(__always)
+  func commitThenDrain<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var notify = false
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      // With no previous value to keep, none is formed: destroying an
+      // optional state goes through the type's value witnesses when the
+      // state holds optionals itself (about 80 instructions a commit).
+      guard storage.keepsPrevious else {
+        let (result, changed) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+          () throws(Failure) in try mutate(&storage, body)
+        }
+        if changed { notify = record(&storage, previous: nil) }
+        countAfter = changeCounter.current
+        return result
+      }
+      let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+        () throws(Failure) in try apply(&storage, trace: trace, body)
+      }
+      if changed { notify = record(&storage, previous: previous) }
+      countAfter = changeCounter.current
+      return result
+    }
+    if notify { drain(marks: marks) }
+    return result
+  }
+
+  /// Whether values are large enough to be kept off the stack: their
+  /// commits take `commitLarge`, and none is delivered directly. A constant
+  /// once specialized, so small states keep their path unchanged.
+  @inlinable
+  static var isLarge: Bool {
+    MemoryLayout<Value>.size > 4096
+  }
+
+  /// `commit(trace:countAfter:_:)` for a large state: the previous value is
+  /// copied to the heap, not kept on the stack, and the change is queued
+  /// boxed, never delivered directly, so the commit holds at most one
+  /// state-sized value on its stack (a throwing closure's draft). A
+  /// function of its own, so that no caller reserves stack for the small
+  /// path's temporaries when the state is large.
+  @inlinable @inline(never)
+  func commitLarge<Result, Failure: Error>(
+    trace: () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let marks = marksCheckingLockOrder()
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    var notify = false
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      let previous = storage.keepsPrevious ? ValueBox(copying: &storage.value) : nil
+      let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+        () throws(Failure) -> (Result, Bool) in
+        let (result, written) = try mutate(&storage, body)
+        if written, let previous, storage.hasMiddlewares {
+          runMiddlewares(&storage, previous: previous.address.pointee, trace: trace)
+        }
+        return (result, written)
+      }
+      if written {
+        countChange(&storage)
+        if storage.valueSubscribers > 0 {
+          let box = Self.box(
+            previous: storage.changeSubscribers > 0 ? previous : nil, current: &storage.value,
+            version: storage.sequence)
+          enqueue(&storage, .change(sequence: storage.sequence, box))
+          notify = true
+        }
+      }
+      countAfter = changeCounter.current
+      return result
+    }
+    if notify { drain(marks: marks) }
+    return result
+  }
+
+  /// A change of a large state, boxed from where its states are.
+  @inlinable @inline(never)
+  static func box(previous: ValueBox<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox<Value> {
+    ChangeBox(previous: previous?.address, current: current, version: version)
+  }
+
+  /// Runs a commit's closure and middlewares on the locked storage.
+  ///
+  /// - Returns: The closure's result, whether the value changed, and the
+  ///   previous value when one was kept.
+  @inlinable @inline(__always)
+  func apply<Result, Failure: Error>(
+    _ storage: inout Storage,
+    trace: () -> CommitTrace,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool, Value?) {
+    let previous: Value? = storage.keepsPrevious ? storage.value : nil
+    let (result, written) = try mutate(&storage, body)
+    guard written else { return (result, false, previous) }
+    // A write notifies even when it assigned equal values: whether a part
+    // changed is decided per selection, never by comparing whole states,
+    // which would cost O(size of the state) on every commit.
+    if let previous, storage.hasMiddlewares {
+      runMiddlewares(&storage, previous: previous, trace: trace)
+    }
+    return (result, true, previous)
+  }
+
+  /// Runs the commit middlewares, in order, on a value that was just
+  /// written; call with the storage lock held and a previous value kept.
+  @inlinable @inline(__always)
+  func runMiddlewares(_ storage: inout Storage, previous: borrowing Value, trace: () -> CommitTrace) {
+    let trace = trace()
+    for middleware in storage.middlewares {
+      middleware.body(previous, &storage.value, trace)
+    }
+  }
+
+  /// Runs a commit's closure on the locked storage: in place when it
+  /// cannot throw, on a draft otherwise (on the heap for a large state).
+  /// Each shape is a function of its own, so that an unoptimized build
+  /// reserves stack only for the one it takes.
+  ///
+  /// - Returns: The closure's result and whether it wrote.
+  @inlinable @inline(__always)
+  func mutate<Result, Failure: Error>(
+    _ storage: inout Storage,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool) {
+    if Failure.self == Never.self {
+      return try mutateInPlace(&storage.value, body)
+    } else if Self.isLarge {
+      return try mutateHeapDraft(&storage.value, body)
+    } else {
+      return try mutateDraft(&storage.value, body)
+    }
+  }
+
+  /// Cannot throw: mutates the stored value itself, with no copy.
+  @inlinable @inline(__always)
+  func mutateInPlace<Result, Failure: Error>(
+    _ value: inout Value,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool) {
+    var written = false
+    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+      try withUnsafeMutablePointer(to: &value) { (value) throws(Failure) -> Result in
+        try body(InoutRef(value, written: written))
+      }
+    }
+    return (result, written)
+  }
+
+  /// May throw: works on a copy so that a throw leaves the state untouched.
+  @inlinable @inline(__always)
+  func mutateDraft<Result, Failure: Error>(
+    _ value: inout Value,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool) {
+    var draft = value
+    let (result, written) = try mutateInPlace(&draft, body)
+    if written { value = draft }
+    return (result, written)
+  }
+
+  /// `mutateDraft` for a large state: the draft on the heap, moved in by a
+  /// swap, so the commit holds no state-sized value on its stack.
+  @inlinable @inline(__always)
+  func mutateHeapDraft<Result, Failure: Error>(
+    _ value: inout Value,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool) {
+    let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    draft.initialize(from: &value, count: 1)
+    defer {
+      draft.deinitialize(count: 1)
+      draft.deallocate()
+    }
+    var written = false
+    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+      try body(InoutRef(draft, written: written))
+    }
+    if written { swap(&value, &draft.pointee) }
+    return (result, written)
+  }
+}
