@@ -15,20 +15,11 @@ import Synchronization
 // - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
 extension StateCore {
   /// Mutates the value in place; see `Store.commit` for the contract.
+  /// Sets `countAfter` to `changeCount` as it stood right after this
+  /// commit, read under the lock.
   ///
   /// Always inlined: with no subscriber this is the plain locked commit,
   /// a few dozen instructions once specialized in the caller.
-  @inlinable @inline(__always)
-  func commit<Result, Failure: Error>(
-    trace: @autoclosure () -> CommitTrace,
-    _ body: (InoutRef<Value>) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    var countAfter: UInt64 = 0
-    return try commit(trace: trace(), countAfter: &countAfter, body)
-  }
-
-  /// `commit(trace:_:)` that also sets `countAfter` to `changeCount` as it
-  /// stood right after this commit, read under the lock.
   ///
   /// With subscribers, the committing thread first tries to become the
   /// delivering thread, so that when nothing is queued the change goes
@@ -101,7 +92,9 @@ extension StateCore {
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    guard mayHaveValueSubscribers, marks.pointee.word == 0, delivery.tryLock() else {
+    // Whether anyone receives values is read without the lock: a hint, as a
+    // subscriber may come or go right after.
+    guard hasValueSubscribers.load(ordering: .relaxed), marks.pointee.word == 0, delivery.tryLock() else {
       return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
     }
     var direct = DirectChange()
@@ -172,13 +165,6 @@ extension StateCore {
     }
     delivery.unlock()
     deliverHandedOff(marks: marks)
-  }
-
-  /// Whether anyone receives values, read without the lock (a hint: a
-  /// subscriber may come or go right after).
-  @inlinable
-  var mayHaveValueSubscribers: Bool {
-    hasValueSubscribers.load(ordering: .relaxed)
   }
 
   /// Mutates the value in place under the lock, then delivers what was
@@ -315,27 +301,19 @@ extension StateCore {
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool) {
     if Failure.self == Never.self {
-      return try mutateInPlace(&storage.value, body)
+      // Cannot throw: mutate the stored value itself, with no copy.
+      var written = false
+      let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+          try body(InoutRef(value, written: written))
+        }
+      }
+      return (result, written)
     } else if Self.isLarge {
       return try mutateHeapDraft(&storage.value, body)
     } else {
       return try mutateDraft(&storage.value, body)
     }
-  }
-
-  /// Cannot throw: mutates the stored value itself, with no copy.
-  @inlinable @inline(__always)
-  func mutateInPlace<Result, Failure: Error>(
-    _ value: inout Value,
-    _ body: (InoutRef<Value>) throws(Failure) -> Result
-  ) throws(Failure) -> (Result, Bool) {
-    var written = false
-    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-      try withUnsafeMutablePointer(to: &value) { (value) throws(Failure) -> Result in
-        try body(InoutRef(value, written: written))
-      }
-    }
-    return (result, written)
   }
 
   /// May throw: works on a copy so that a throw leaves the state untouched.
@@ -345,7 +323,12 @@ extension StateCore {
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool) {
     var draft = value
-    let (result, written) = try mutateInPlace(&draft, body)
+    var written = false
+    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+      try withUnsafeMutablePointer(to: &draft) { (draft) throws(Failure) -> Result in
+        try body(InoutRef(draft, written: written))
+      }
+    }
     if written { value = draft }
     return (result, written)
   }

@@ -180,7 +180,9 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     line: UInt = #line,
     _ body: (InoutRef<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try core.commit(trace: CommitTrace(name: name, file: file, function: function, line: line), body)
+    var countAfter: UInt64 = 0
+    return try core.commit(
+      trace: CommitTrace(name: name, file: file, function: function, line: line), countAfter: &countAfter, body)
   }
 
   // MARK: - For inlinable code of VergeNeue and VergeORM
