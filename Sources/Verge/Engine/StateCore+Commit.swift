@@ -5,14 +5,17 @@ import Synchronization
 // commits, both reducer styles, scopes, a persisted restore) ends in
 // `commit(trace:countAfter:_:)` or, from unspecialized code,
 // `commitOutOfLine`. Both pick one of three shapes by where the thread is
-// and how large the state is, and every shape runs the closure through
-// `mutate` and the middlewares through `runMiddlewares`:
+// and how large the state is:
 //
 // - `commitSmall`: outside any commit closure; delivers directly when it
 //   can become the delivering thread.
 // - `commitThenDrain`: inside another core's commit closure, or when the
 //   direct path is busy; queues, then drains.
 // - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
+//
+// The first two run the closure through `mutate` and the middlewares
+// through `runMiddlewares` (in `apply`); `commitLarge` keeps its own
+// copies of both, for the stack (see its discussion).
 extension StateCore {
   /// Mutates the value in place; see `Store.commit` for the contract.
   /// Sets `countAfter` to `changeCount` as it stood right after this
@@ -215,22 +218,56 @@ extension StateCore {
   /// state-sized value on its stack (a throwing closure's draft). A
   /// function of its own, so that no caller reserves stack for the small
   /// path's temporaries when the state is large.
+  ///
+  /// It writes the closure and runs the middlewares itself rather than
+  /// through `mutate` and `runMiddlewares`: in optimized builds, those
+  /// inlined here made this frame reserve three state-sized slots (192 KiB
+  /// for a 64 KiB state) that no branch uses, more than a 512 KiB thread
+  /// can spare (`SmallStackSendTests`).
   @inlinable @inline(never)
   func commitLarge<Result, Failure: Error>(
     trace: () -> CommitTrace,
     countAfter: inout UInt64,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let marks = marksCheckingLockOrder()
+    let marks = ThreadIdentity.marks(key: marksKey)
     defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if let outer = marks.pointee.closureCore {
+      // As in `commit(trace:countAfter:_:)`: check the order of nesting
+      // before taking the lock.
+      LockOrder.takeNested(self, insideClosureOf: outer)
+    }
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
       let previous = storage.keepsPrevious ? ValueBox(copying: &storage.value) : nil
       let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) -> (Result, Bool) in
-        let (result, written) = try mutate(&storage, body)
+        var written = false
+        let result: Result
+        if Failure.self == Never.self {
+          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+            try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+              try body(InoutRef(value, written: written))
+            }
+          }
+        } else {
+          // May throw: a draft on the heap, so a throw leaves the state untouched.
+          let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+          draft.initialize(from: &storage.value, count: 1)
+          defer {
+            draft.deinitialize(count: 1)
+            draft.deallocate()
+          }
+          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+            try body(InoutRef(draft, written: written))
+          }
+          if written { swap(&storage.value, &draft.pointee) }
+        }
         if written, let previous, storage.hasMiddlewares {
-          runMiddlewares(&storage, previous: previous.address.pointee, trace: trace)
+          let trace = trace()
+          for middleware in storage.middlewares {
+            middleware.body(previous.address.pointee, &storage.value, trace)
+          }
         }
         return (result, written)
       }
@@ -290,9 +327,7 @@ extension StateCore {
   }
 
   /// Runs a commit's closure on the locked storage: in place when it
-  /// cannot throw, on a draft otherwise (on the heap for a large state).
-  /// Each shape is a function of its own, so that an unoptimized build
-  /// reserves stack only for the one it takes.
+  /// cannot throw, on a draft otherwise.
   ///
   /// - Returns: The closure's result and whether it wrote.
   @inlinable @inline(__always)
@@ -300,57 +335,25 @@ extension StateCore {
     _ storage: inout Storage,
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool) {
+    var written = false
+    let result: Result
     if Failure.self == Never.self {
       // Cannot throw: mutate the stored value itself, with no copy.
-      var written = false
-      let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
         try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
           try body(InoutRef(value, written: written))
         }
       }
-      return (result, written)
-    } else if Self.isLarge {
-      return try mutateHeapDraft(&storage.value, body)
     } else {
-      return try mutateDraft(&storage.value, body)
-    }
-  }
-
-  /// May throw: works on a copy so that a throw leaves the state untouched.
-  @inlinable @inline(__always)
-  func mutateDraft<Result, Failure: Error>(
-    _ value: inout Value,
-    _ body: (InoutRef<Value>) throws(Failure) -> Result
-  ) throws(Failure) -> (Result, Bool) {
-    var draft = value
-    var written = false
-    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-      try withUnsafeMutablePointer(to: &draft) { (draft) throws(Failure) -> Result in
-        try body(InoutRef(draft, written: written))
+      // May throw: work on a copy so a throw leaves the state untouched.
+      var draft = storage.value
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
+          try body(InoutRef(value, written: written))
+        }
       }
+      if written { storage.value = draft }
     }
-    if written { value = draft }
-    return (result, written)
-  }
-
-  /// `mutateDraft` for a large state: the draft on the heap, moved in by a
-  /// swap, so the commit holds no state-sized value on its stack.
-  @inlinable @inline(__always)
-  func mutateHeapDraft<Result, Failure: Error>(
-    _ value: inout Value,
-    _ body: (InoutRef<Value>) throws(Failure) -> Result
-  ) throws(Failure) -> (Result, Bool) {
-    let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-    draft.initialize(from: &value, count: 1)
-    defer {
-      draft.deinitialize(count: 1)
-      draft.deallocate()
-    }
-    var written = false
-    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-      try body(InoutRef(draft, written: written))
-    }
-    if written { swap(&value, &draft.pointee) }
     return (result, written)
   }
 }

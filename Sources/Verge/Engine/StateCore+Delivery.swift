@@ -105,7 +105,10 @@ extension StateCore {
   }
 
   /// Visits each subscriber without retaining it: `subscribers` owns them
-  /// all for the whole loop.
+  /// all for the whole loop. Retaining and releasing each
+  /// (`takeUnretainedValue()`) costs about 176 instructions more per
+  /// subscriber and commit: 250 → 428 with one subscriber, 5,002 → 22,604
+  /// with 100 (`Benchmarks/callgrind.sh --filter "commit on a counter"`).
   @inlinable @inline(__always)
   static func forEach(in subscribers: [Subscriber], _ body: (Subscriber) -> Void) {
     subscribers.withUnsafeBufferPointer { buffer in

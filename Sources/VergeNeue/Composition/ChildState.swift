@@ -1,9 +1,7 @@
-/// Where a composed child's state, or a scope's fragment, lives in its
-/// parent's state, resolved once when the feature is composed (or the
-/// scope made).
+/// Where a composed child's state lives in its parent's state, resolved
+/// once when the feature is composed.
 ///
-/// Each composing function, and each scope, forms its reduction (or its
-/// commit) for one kind of place (``StoredChildState`` or
+/// Each composing function forms its reduction for one kind of place (``StoredChildState`` or
 /// ``KeyPathChildState``), so that it reaches the child's state with a
 /// single access, which the optimizer inlines together with the child's
 /// reduction. One function choosing between the two ways at run time would
@@ -19,8 +17,9 @@ protocol ChildState<Root, Value>: Sendable {
   func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result
 }
 
-/// What is made from a child's place once its kind is known: a composition,
-/// a scope's commit. Specialized for each kind of place where it is called.
+/// What is made from a child's place once its kind is known: `embed`'s,
+/// `forEach`'s or `ifLet`'s composition. Specialized for each kind of place
+/// where it is called.
 @usableFromInline
 protocol ChildStateMaker<Root, Value> {
   associatedtype Root

@@ -202,9 +202,11 @@ extension Store {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    makeScope(
-      keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) },
-      commitDirectly: StoreScopeCommit(store: self)(at: keyPath))
+    let field = StateField(keyPath)
+    return makeScope(keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) }) { [self] mutation in
+      _ = countedCommit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
+      return true
+    }
   }
 
   @usableFromInline
@@ -242,9 +244,17 @@ extension ReducerStore {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    makeScope(
-      keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) },
-      commitDirectly: ReducerStoreScopeCommit(store: self)(at: keyPath))
+    let field = StateField(keyPath)
+    return makeScope(keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) }) {
+      [self] mutation in
+      // As `commit(_:)`: straight into the core when no one in the
+      // pipeline needs to see the mutation.
+      guard engine.commitsDirectly && !hasCommitMiddlewares else { return false }
+      core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
+        ref.modify { field.modify(&$0, mutation.body) }
+      }
+      return true
+    }
   }
 
   @usableFromInline
@@ -265,65 +275,5 @@ extension ReducerStore {
       store: core, owner: self, pipeline: { [self] mutation in commitThroughEngine(mutation) },
       announce: { [self] info in try await engine.admitThroughPipeline(info, on: access) })
     return KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath), follow: follow)
-  }
-}
-
-/// Makes a scope's direct commit into a core store, for the kind of place
-/// its fragment has (`ChildStateMaker`): the mutation is committed in
-/// place, at the fragment.
-@usableFromInline
-struct StoreScopeCommit<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>:
-  ChildStateMaker
-{
-  @usableFromInline typealias Value = Fragment
-  @usableFromInline typealias Made = @Sendable (ReducerMutation<Fragment>) -> Bool
-
-  @usableFromInline let store: Store<Root, Activity>
-
-  @inlinable
-  init(store: Store<Root, Activity>) {
-    self.store = store
-  }
-
-  @inlinable
-  func callAsFunction<Place: ChildState<Root, Fragment>>(
-    _ place: Place
-  ) -> @Sendable (ReducerMutation<Fragment>) -> Bool {
-    { [store] mutation in
-      _ = store.countedCommit(trace: mutation.trace) { ref in ref.modify { place.modify(&$0, mutation.body) } }
-      return true
-    }
-  }
-}
-
-/// Makes a scope's direct commit into a `ReducerStore`'s core, for the kind
-/// of place its fragment has (`ChildStateMaker`): as `ReducerStore.commit`,
-/// straight into the core when no one in the pipeline needs to see the
-/// mutation; otherwise it declines, and the mutation goes through the
-/// root's pipeline.
-@usableFromInline
-struct ReducerStoreScopeCommit<Reducer: ReducerType, Fragment: Equatable & Sendable>: ChildStateMaker {
-  @usableFromInline typealias Root = Reducer.TargetState
-  @usableFromInline typealias Value = Fragment
-  @usableFromInline typealias Made = @Sendable (ReducerMutation<Fragment>) -> Bool
-
-  @usableFromInline let store: ReducerStore<Reducer>
-
-  @inlinable
-  init(store: ReducerStore<Reducer>) {
-    self.store = store
-  }
-
-  @inlinable
-  func callAsFunction<Place: ChildState<Reducer.TargetState, Fragment>>(
-    _ place: Place
-  ) -> @Sendable (ReducerMutation<Fragment>) -> Bool {
-    { [store] mutation in
-      guard store.engine.commitsDirectly && !store.hasCommitMiddlewares else { return false }
-      store.core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
-        ref.modify { place.modify(&$0, mutation.body) }
-      }
-      return true
-    }
   }
 }
