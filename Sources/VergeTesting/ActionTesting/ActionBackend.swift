@@ -50,23 +50,9 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     }
   }
 
-  var vocabulary: Vocabulary<Feature.Action> {
-    Vocabulary(
-      unassertedItems: "received action(s)",
-      skipItemsCall: "skipReceivedActions()",
-      nextItem: "received action",
-      nothingRunning: "no action was received, and no effect is running that could send one.",
-      nothingRunningForActivity: "no activity was sent, and no effect is running that could send one.",
-      leftoverItems: "action(s) received but not asserted",
-      leftoverOrigin: "sent by effects of",
-      activityOrigin: "sent by effects of",
-      mixedOrigin: "sent by effects of",
-      stillRunning: { context, origin in
-        "\(context): an effect started by \(origin) is still running. Receive its actions, or call skipInFlightEffects()."
-      },
-      describe: { Describe.action($0) },
-      describeNext: { Describe.action($0) })
-  }
+  var shape: TestShape { .actions }
+
+  func describe(_ item: Feature.Action, quoted: Bool) -> String { Describe.action(item) }
 
   var canProduce: Bool { store.effectsInFlight > 0 }
 

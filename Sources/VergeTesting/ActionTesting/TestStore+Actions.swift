@@ -147,4 +147,40 @@ extension TestStore where Reducer: ActionReducer {
       }
     }
   }
+
+  /// Drops the actions and activities received so far without asserting
+  /// them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID (errors effects threw are reported
+  ///     here).
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipReceivedActions(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipReceived(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
+  /// Cancels every effect still running, and stops `finish()` from
+  /// counting the effects running now.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID (errors effects threw are reported
+  ///     here).
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipInFlightEffects(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipInFlight(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
 }

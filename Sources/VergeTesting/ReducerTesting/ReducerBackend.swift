@@ -64,23 +64,9 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     }
   }
 
-  var vocabulary: Vocabulary<Item> {
-    Vocabulary(
-      unassertedItems: "committed mutation(s)",
-      skipItemsCall: "skipReceivedMutations()",
-      nextItem: "committed mutation",
-      nothingRunning: "no mutation was committed, and no dispatched action is running that could commit one.",
-      nothingRunningForActivity: "no activity was sent, and no dispatched action is running that could send one.",
-      leftoverItems: "mutation(s) committed but not asserted",
-      leftoverOrigin: "committed by",
-      activityOrigin: "sent by",
-      mixedOrigin: "from",
-      stillRunning: { context, origin in
-        "\(context): \(origin) is still running. Receive its mutations, or call skipInFlightActions()."
-      },
-      describe: { $0.name },
-      describeNext: { $0.name.debugDescription })
-  }
+  var shape: TestShape { .methods }
+
+  func describe(_ item: Item, quoted: Bool) -> String { quoted ? item.name.debugDescription : item.name }
 
   var canProduce: Bool { ledger.hasPendingWork }
 

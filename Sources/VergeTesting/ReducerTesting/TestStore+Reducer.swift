@@ -143,4 +143,38 @@ extension TestStore where Reducer: ReducerType {
     reportUnasserted(of: methods, before: label, at: location)
     return DispatchedAction(task: methods.dispatch(action, label: label, at: location))
   }
+
+  /// Drops the mutations and activities received so far without
+  /// asserting them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID.
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipReceivedMutations(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipReceived(of: methods, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
+  /// Cancels every dispatched action still running, and stops `finish()`
+  /// from counting them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID.
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipInFlightActions(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipInFlight(of: methods, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
 }

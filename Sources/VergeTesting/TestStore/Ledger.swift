@@ -38,6 +38,16 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
     var isActivity: Bool {
       if case .activity = self { true } else { false }
     }
+
+    /// The action or mutation, if it is one.
+    var item: Item? {
+      if case .item(let item, _) = self { item } else { nil }
+    }
+
+    /// The activity, if it is one.
+    var activity: Activity? {
+      if case .activity(let activity) = self { activity } else { nil }
+    }
   }
 
   /// Something produced by the store's own work (an effect, a dispatched

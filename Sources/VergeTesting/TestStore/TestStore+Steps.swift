@@ -3,19 +3,25 @@
 /// store's work produced, and skipping.
 extension TestStore {
   /// Checks one step's change of state against the test's closure and
-  /// reports a mismatch at `location`.
+  /// reports a mismatch at `location`; with exhaustivity
+  /// `.off(showSkippedAssertions: true)`, shows what `.on` would have
+  /// reported.
   func assertStep<State: Equatable>(
     _ label: String,
     _ change: StateChange<State>,
     update: ((inout State) throws -> Void)?,
     at location: FailureLocation
   ) {
-    if let message = StateAssertion.check(label, change, exhaustivity: exhaustivity, update: update) {
+    guard !exhaustivity.isOn else {
+      if let message = change.check(label, exhaustive: true, update: update) { reporter.report(message, at: location) }
+      return
+    }
+    let skipped = skippedAssertions
+    let strict = skipped == nil ? nil : change.check(label, exhaustive: true, update: update)
+    if let message = change.check(label, exhaustive: false, update: update) {
       reporter.report(message, at: location)
-    } else if let skipped = skippedAssertions,
-      let message = StateAssertion.check(label, change, exhaustivity: .on, update: update)
-    {
-      skipped.report(message, at: location)
+    } else if let skipped, let strict {
+      skipped.report(strict, at: location)
     }
   }
 
@@ -40,81 +46,39 @@ extension TestStore {
     let pending = backend.ledger.takeReceived(marking: exhaustivity.isOn ? .notAsserted : .skipped)
     guard let reporter = exhaustivity.isOn ? reporter : skippedAssertions, !pending.isEmpty else { return }
     let origins = backend.ledger.origins
-    let vocabulary = backend.vocabulary
+    let shape = backend.shape
     let list = pending.map { received in
-      "  " + Self.describe(received.produced, vocabulary) + (received.origin.map { origins[$0].fromClause } ?? "")
+      "  " + Self.describe(received.produced, in: backend) + (received.origin.map { origins[$0].fromClause } ?? "")
     }
     let activities = pending.count(where: \.produced.isActivity)
     let items = pending.count - activities
     let counts = [
-      items > 0 ? "\(items) \(vocabulary.unassertedItems)" : nil,
+      items > 0 ? "\(items) \(shape.produced) \(shape.item)(s)" : nil,
       activities > 0 ? "\(activities) sent activity(ies)" : nil,
     ].compactMap { $0 }.joined(separator: " and ")
     let calls = [items > 0 ? "receive" : nil, activities > 0 ? "receiveActivity" : nil]
       .compactMap { $0 }.joined(separator: " and ")
     reporter.report(
-      "\(label): \(counts) must be asserted with \(calls), or skipped with \(vocabulary.skipItemsCall), first:\n"
+      "\(label): \(counts) must be asserted with \(calls), or skipped with \(shape.skipItemsCall), first:\n"
         + list.joined(separator: "\n"),
       at: location)
   }
 
   /// `.tick`, `setPhotos(_:)`, `activity .posted("hi")`: one produced thing
   /// in a list.
-  static func describe<Item, Activity, State>(
-    _ produced: Ledger<Item, Activity, State, some Sendable>.Produced, _ vocabulary: Vocabulary<Item>
+  static func describe<Backend: TestStoreBackend>(
+    _ produced: Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced, in backend: Backend
   ) -> String {
     switch produced {
-    case .item(let item, _): return vocabulary.describe(item)
+    case .item(let item, _): return backend.describe(item, quoted: false)
     case .activity(let activity): return "activity " + Describe.action(activity)
     }
   }
 
-  /// Waits for the next item (action or mutation) for which `predicate` is
-  /// true and asserts the state it produced.
-  nonisolated(nonsending) func receiveItem<Backend: TestStoreBackend>(
-    from backend: Backend,
-    label: String,
-    timeout: Duration?,
-    waitingFor what: String,
-    matching predicate: (Backend.Item) -> Bool,
-    update: ((inout Backend.State) throws -> Void)?,
-    at location: FailureLocation
-  ) async {
-    await receiveNext(
-      from: backend, label: label, timeout: timeout, waitingFor: what, activity: false,
-      nothingRunning: backend.vocabulary.nothingRunning,
-      matching: { produced in
-        guard case .item(let item, _) = produced else { return false }
-        return predicate(item)
-      },
-      matched: { produced in
-        guard case .item(_, let change) = produced else { return }
-        assertStep(label, change, update: update, at: location)
-      },
-      at: location)
-  }
-
-  /// Waits for the next activity and checks that it is `expected`.
-  nonisolated(nonsending) func receiveActivity<Backend: TestStoreBackend>(
-    from backend: Backend,
-    _ expected: Backend.Activity,
-    timeout: Duration?,
-    at location: FailureLocation
-  ) async where Backend.Activity: Equatable {
-    await receiveNext(
-      from: backend, label: "receiveActivity(\(Describe.action(expected)))", timeout: timeout,
-      waitingFor: "activity", activity: true, nothingRunning: backend.vocabulary.nothingRunningForActivity,
-      matching: { produced in
-        guard case .activity(let activity) = produced else { return false }
-        return activity == expected
-      },
-      matched: { _ in },
-      at: location)
-  }
-
   /// Waits for the next thing of one kind (an activity, or an action or
   /// mutation) that the store's work produced and `predicate` accepts, and
-  /// hands it to `matched`.
+  /// asserts the state an action or mutation produced with `update`: every
+  /// `receive` and `receiveActivity` of both shapes.
   ///
   /// The two kinds are matched each in its own order: an activity an effect
   /// sends is delivered at once, while an action it sent before may still
@@ -123,19 +87,16 @@ extension TestStore {
   /// skipped. The wait ends as soon as the store produces
   /// something, fails at once when nothing runs that could produce it, and
   /// fails after `timeout`.
-  private nonisolated(nonsending) func receiveNext<Backend: TestStoreBackend>(
+  nonisolated(nonsending) func receive<Backend: TestStoreBackend>(
     from backend: Backend,
-    label: String,
-    timeout: Duration?,
-    waitingFor what: String,
+    _ label: String,
     activity: Bool,
-    nothingRunning: String,
+    timeout: Duration?,
     matching predicate: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Bool,
-    matched: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Void,
+    update: ((inout Backend.State) throws -> Void)?,
     at location: FailureLocation
   ) async {
     let ledger = backend.ledger
-    let vocabulary = backend.vocabulary
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now + timeout
     while true {
@@ -148,7 +109,7 @@ extension TestStore {
       switch ledger.popReceived(activity: activity) {
       case .nothing:
         guard producing else {
-          reporter.report("\(label): \(nothingRunning)", at: location)
+          reporter.report("\(label): \(backend.shape.nothingRunning(activity: activity))", at: location)
           return
         }
       case .settling:
@@ -158,12 +119,13 @@ extension TestStore {
       case .received(let received):
         if predicate(received.produced) {
           ledger.mark(received, .asserted)
-          matched(received.produced)
+          if case .item(_, let change) = received.produced { assertStep(label, change, update: update, at: location) }
           return
         }
         let next: String
         switch received.produced {
-        case .item(let item, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
+        case .item(let item, _):
+          next = "\(backend.shape.produced) \(backend.shape.item) is \(backend.describe(item, quoted: true))"
         case .activity(let activity): next = "received activity is \(Describe.action(activity))"
         }
         guard !exhaustivity.isOn else {
@@ -176,6 +138,7 @@ extension TestStore {
       }
       backend.watchForIdle()
       if await !ledger.wakeup.wait(since: generation, until: deadline) {
+        let what = activity ? "activity" : backend.shape.item
         reporter.report(backend.timeoutMessage(label: label, timeout: timeout, waitingFor: what), at: location)
         return
       }
