@@ -91,7 +91,7 @@ final class TestStoreContendedSendTests: XCTestCase {
     await feature.holding.wait()  // another thread holds the store
     let actions = store.actions
     let index = actions.beginSend(
-      "send(.chain)", at: FailureLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+      { "send(.chain)" }, at: FailureLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
     store.store.send(.chain)  // queued behind `.held`
     feature.releaseHeld.signal()
     await feature.ticking.wait()  // that thread reduced `.chain`, and now its `.tick`

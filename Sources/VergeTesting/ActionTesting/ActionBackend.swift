@@ -46,7 +46,7 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     // error (an activity a scoped store's root cannot take).
     failures = store.observeEvents { event in
       guard case .effectFailed(let error) = event else { return }
-      ledger.update { $0.extra.problems.append("An effect failed with an error: \(error)") }
+      ledger.update { $0.problems.append("An effect failed with an error: \(error)") }
     }
   }
 
@@ -77,13 +77,6 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     "\(label): timed out after \(Describe.duration(timeout)); \(store.effectsInFlight) effect(s) still running."
   }
 
-  func takeProblems() -> [String] {
-    ledger.modify { data in
-      defer { data.extra.problems = [] }
-      return data.extra.problems
-    }
-  }
-
   func cancelRunningWork() {
     ledger.update { $0.extra.unattributedSkipped = true }
     store.cancelAllEffects()
@@ -106,9 +99,9 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
   /// Records a `send` about to be made.
   ///
   /// - Returns: Its origin index.
-  func beginSend(_ label: String, at location: FailureLocation) -> Int {
+  func beginSend(_ label: @escaping @Sendable () -> String, at location: FailureLocation) -> Int {
     ledger.update { data in
-      data.origins.append(.init(label: label, location: location))
+      data.origins.append(.init(describeLabel: label, location: location))
       let index = data.origins.count - 1
       data.extra.awaitingReduction.append(index)
       return index

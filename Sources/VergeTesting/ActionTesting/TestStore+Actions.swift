@@ -120,30 +120,25 @@ extension TestStore where Reducer: ActionReducer {
   ) async -> StoreTask {
     let actions = actions
     let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
-    let label = "send(\(Describe.action(action)))"
+    // Described only for a failure message: rendering an action is costly.
+    let label: @Sendable () -> String = { "send(\(Describe.action(action)))" }
     reportProblems(of: actions, at: location)
-    reportUnasserted(of: actions, before: label, at: location)
+    reportUnasserted(of: actions, before: label(), at: location)
     let index = actions.beginSend(label, at: location)
     let task = actions.store.send(action)
-    guard let reduction = await reduction(of: index, label: label, at: location) else { return task }
-    assertStep(label, reduction, update: update, at: location)
-    return task
-  }
-
-  /// Waits (event-driven) for the reduction of the send `index`; it is
-  /// already there unless another thread was reducing.
-  private nonisolated(nonsending) func reduction(
-    of index: Int, label: String, at location: FailureLocation
-  ) async -> StateChange<Reducer.State>? {
-    let actions = actions
+    // The reduction is booked already unless another thread was reducing
+    // (or has yet to reduce what it queued); then wait, event-driven.
     let deadline = ContinuousClock.now + timeout
     while true {
       let generation = actions.ledger.wakeup.generation
-      if let reduction = actions.takeReduction(of: index) { return reduction }
+      if let reduction = actions.takeReduction(of: index) {
+        assertStep(label(), reduction, update: update, at: location)
+        return task
+      }
       if await !actions.ledger.wakeup.wait(since: generation, until: deadline) {
         reporter.report(
-          "\(label): the action was not reduced within \(Describe.duration(timeout)).", at: location)
-        return nil
+          "\(label()): the action was not reduced within \(Describe.duration(timeout)).", at: location)
+        return task
       }
     }
   }

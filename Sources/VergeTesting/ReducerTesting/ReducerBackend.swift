@@ -79,9 +79,6 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     "\(label): timed out after \(Describe.duration(timeout)) waiting for the \(what)."
   }
 
-  /// Dispatched actions report their errors through their handle.
-  func takeProblems() -> [String] { [] }
-
   func cancelRunningWork() {
     let cancels = ledger.read { data in
       data.origins.indices.filter { data.origins[$0].pending > 0 }.compactMap { data.extra.cancels[$0] }
@@ -140,7 +137,7 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
   func dispatch<Result: Sendable>(
     _ action: ReducerAction<Reducer, Result>, label: String, at location: FailureLocation
   ) -> Task<Result, any Error> {
-    let index = ledger.begin(label, at: location)
+    let index = ledger.begin({ label }, at: location)
     let name = action.name
     ledger.modify { data in
       data.extra.runEntries[index] = data.origins[index].timeline.append({ "\(name) started" }, status: .running)

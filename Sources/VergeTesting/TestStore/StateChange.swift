@@ -52,18 +52,12 @@ extension StateChange where State: Equatable {
   ///     closure assigns.
   ///   - update: The test's closure, or `nil` when it gave none.
   /// - Returns: The failure message, or `nil` when the step is as expected.
-  func check(_ label: String, exhaustive: Bool, update: ((inout State) throws -> Void)?) -> String? {
-    guard let update else {
-      guard exhaustive, !StatePair.equal(&states.pointee) else { return nil }
-      return "\(label) changed the state, but no assertion closure describes the change:\n"
-        + StatePair.diff(&states.pointee)
-    }
-    let unchanged = exhaustive && StatePair.equal(&states.pointee)
-    if !exhaustive {
+  func check(_ label: @autoclosure () -> String, exhaustive: Bool, update: ((inout State) throws -> Void)?) -> String? {
+    if !exhaustive && update != nil {
       StatePair.field(states, second: false).deinitialize(count: 1)
       StatePair.field(states, second: false).initialize(from: StatePair.field(states, second: true), count: 1)
     }
-    return StatePair.verdict(label, &states.pointee, unchanged: unchanged, update: update)
+    return StatePair.verdict(label(), &states.pointee, exhaustive: exhaustive, update: update)
   }
 }
 
@@ -104,27 +98,30 @@ struct StatePair<State> {
 }
 
 extension StatePair where State: Equatable {
-  /// Whether the two states are equal, compared where they are.
-  static func equal(_ pair: inout Self) -> Bool { pair.areEqual() }
-
-  private func areEqual() -> Bool { first == second }
-
-  /// Runs the test's closure on `first` and compares it with `second`.
-  /// `unchanged`: whether the step left the state as it was.
+  /// `check`'s verdict on the pair where it is: `first` the state before
+  /// the step (or, partial, a copy of the state after it), `second` the
+  /// state after it.
   static func verdict(
-    _ label: String, _ pair: inout Self, unchanged: Bool, update: (inout State) throws -> Void
+    _ label: @autoclosure () -> String, _ pair: inout Self, exhaustive: Bool, update: ((inout State) throws -> Void)?
   ) -> String? {
+    guard let update else {
+      guard exhaustive, !pair.areEqual() else { return nil }
+      return "\(label()) changed the state, but no assertion closure describes the change:\n" + diff(&pair)
+    }
+    let unchanged = exhaustive && pair.areEqual()
     do {
       try update(&pair.first)
     } catch {
-      return "\(label): the assertion closure threw \(error)."
+      return "\(label()): the assertion closure threw \(error)."
     }
-    if !equal(&pair) {
-      return "\(label): the state is not what was expected:\n" + diff(&pair)
+    if !pair.areEqual() {
+      return "\(label()): the state is not what was expected:\n" + diff(&pair)
     }
     if unchanged {
-      return "\(label): the assertion closure expects a change, but the state did not change."
+      return "\(label()): the assertion closure expects a change, but the state did not change."
     }
     return nil
   }
+
+  private func areEqual() -> Bool { first == second }
 }

@@ -7,18 +7,18 @@ extension TestStore {
   /// `.off(showSkippedAssertions: true)`, shows what `.on` would have
   /// reported.
   func assertStep<State: Equatable>(
-    _ label: String,
+    _ label: @autoclosure () -> String,
     _ change: StateChange<State>,
     update: ((inout State) throws -> Void)?,
     at location: FailureLocation
   ) {
     guard !exhaustivity.isOn else {
-      if let message = change.check(label, exhaustive: true, update: update) { reporter.report(message, at: location) }
+      if let message = change.check(label(), exhaustive: true, update: update) { reporter.report(message, at: location) }
       return
     }
     let skipped = skippedAssertions
-    let strict = skipped == nil ? nil : change.check(label, exhaustive: true, update: update)
-    if let message = change.check(label, exhaustive: false, update: update) {
+    let strict = skipped == nil ? nil : change.check(label(), exhaustive: true, update: update)
+    if let message = change.check(label(), exhaustive: false, update: update) {
       reporter.report(message, at: location)
     } else if let skipped, let strict {
       skipped.report(strict, at: location)
@@ -31,9 +31,15 @@ extension TestStore {
     exhaustivity.showsSkippedAssertions ? reporter.showingSkippedAssertions : nil
   }
 
-  /// Reports the problems the backend collected (errors effects threw).
+  /// Reports the problems the books collected (errors effects threw; a
+  /// method reducer's dispatched actions report theirs through their
+  /// handle).
   func reportProblems<Backend: TestStoreBackend>(of backend: Backend, at location: FailureLocation) {
-    for problem in backend.takeProblems() {
+    let problems = backend.ledger.modify { data in
+      defer { data.problems = [] }
+      return data.problems
+    }
+    for problem in problems {
       reporter.report(problem, at: location)
     }
   }
@@ -41,7 +47,7 @@ extension TestStore {
   /// With exhaustivity on, reports (at `location`) what was produced and
   /// not asserted before the step `label`; drops it either way.
   func reportUnasserted<Backend: TestStoreBackend>(
-    of backend: Backend, before label: String, at location: FailureLocation
+    of backend: Backend, before label: @autoclosure () -> String, at location: FailureLocation
   ) {
     let pending = backend.ledger.takeReceived(marking: exhaustivity.isOn ? .notAsserted : .skipped)
     guard let reporter = exhaustivity.isOn ? reporter : skippedAssertions, !pending.isEmpty else { return }
@@ -59,7 +65,7 @@ extension TestStore {
     let calls = [items > 0 ? "receive" : nil, activities > 0 ? "receiveActivity" : nil]
       .compactMap { $0 }.joined(separator: " and ")
     reporter.report(
-      "\(label): \(counts) must be asserted with \(calls), or skipped with \(shape.skipItemsCall), first:\n"
+      "\(label()): \(counts) must be asserted with \(calls), or skipped with \(shape.skipItemsCall), first:\n"
         + list.joined(separator: "\n"),
       at: location)
   }

@@ -30,8 +30,6 @@ protocol TestStoreBackend: AnyObject, Sendable {
   /// `"timed out after 1 s; …"`: the message when `receive` times out
   /// waiting for `what` (`mutation`, `activity`).
   func timeoutMessage(label: String, timeout: Duration, waitingFor what: String) -> String
-  /// Removes and returns problems to report at once (errors effects threw).
-  func takeProblems() -> [String]
   /// Cancels the work still running (after the ledger marked what it
   /// skips).
   func cancelRunningWork()
