@@ -14,12 +14,13 @@
 /// field the closure writes then changes without copying.
 ///
 /// `@unchecked Sendable`: the states are written in `init`, and afterwards
-/// only by `check`, which the one step that took the change from the books
-/// calls on the test's task; `State` is `Sendable`.
+/// only by the check of the one step that took the change from the books,
+/// on the test's task; `State` is `Sendable`.
 final class StateChange<State: Sendable>: @unchecked Sendable {
   /// `first` the state before the step (then the expected state, once a
-  /// check drafted it there), `second` the state after it.
-  private let states: UnsafeMutablePointer<StatePair<State>>
+  /// check drafted it there), `second` the state after it. Checked where
+  /// it is, with `StatePair.verdict(_:_:exhaustive:update:)`.
+  let states: UnsafeMutablePointer<StatePair<State>>
 
   /// A change whose states `initialize` writes to the two (uninitialized)
   /// addresses it is given: `before`, then `after`.
@@ -32,32 +33,13 @@ final class StateChange<State: Sendable>: @unchecked Sendable {
     states.deinitialize(count: 1)
     states.deallocate()
   }
-}
 
-extension StateChange where State: Equatable {
-  /// Checks the step against the test's closure and returns the failure
-  /// message, if any.
-  ///
-  /// Exhaustive, the closure mutates the state from before the step, in
-  /// place, and the result must equal the state after it, which must
-  /// differ from the state before; without a closure the state must not
-  /// have changed. Partial, the closure mutates a copy of the state after
-  /// the step (written over the state before), so only the fields it
-  /// assigns are checked. Call it at most once exhaustively, and then only
-  /// partially: either way the state before the step is gone afterwards.
-  ///
-  /// - Parameters:
-  ///   - label: How the step is named in messages (`send(.increment)`).
-  ///   - exhaustive: Whether everything is compared, or only what the
-  ///     closure assigns.
-  ///   - update: The test's closure, or `nil` when it gave none.
-  /// - Returns: The failure message, or `nil` when the step is as expected.
-  func check(_ label: @autoclosure () -> String, exhaustive: Bool, update: ((inout State) throws -> Void)?) -> String? {
-    if !exhaustive && update != nil {
-      StatePair.field(states, second: false).deinitialize(count: 1)
-      StatePair.field(states, second: false).initialize(from: StatePair.field(states, second: true), count: 1)
-    }
-    return StatePair.verdict(label(), &states.pointee, exhaustive: exhaustive, update: update)
+  /// Writes a copy of the state after the step over the state before it,
+  /// for a partial check: the test's closure then changes only the fields
+  /// it assigns.
+  func draftFromAfter() {
+    StatePair.field(states, second: false).deinitialize(count: 1)
+    StatePair.field(states, second: false).initialize(from: StatePair.field(states, second: true), count: 1)
   }
 }
 
@@ -98,9 +80,25 @@ struct StatePair<State> {
 }
 
 extension StatePair where State: Equatable {
-  /// `check`'s verdict on the pair where it is: `first` the state before
-  /// the step (or, partial, a copy of the state after it), `second` the
-  /// state after it.
+  /// Checks a step, on its states where they are, against the test's
+  /// closure and returns the failure message, if any.
+  ///
+  /// Exhaustive, the closure mutates the state from before the step in
+  /// place (`first`), and the result must equal the state after it
+  /// (`second`), which must differ from the state before; without a
+  /// closure the state must not have changed. Partial, `first` is a copy
+  /// of the state after the step (`StateChange.draftFromAfter()`), so only
+  /// the fields the closure assigns are checked. Either way `first` is the
+  /// expected state afterwards: an exhaustive check runs at most once, and
+  /// before any partial one.
+  ///
+  /// - Parameters:
+  ///   - label: How the step is named in messages (`send(.increment)`).
+  ///   - pair: The step's states.
+  ///   - exhaustive: Whether everything is compared, or only what the
+  ///     closure assigns.
+  ///   - update: The test's closure, or `nil` when it gave none.
+  /// - Returns: The failure message, or `nil` when the step is as expected.
   static func verdict(
     _ label: @autoclosure () -> String, _ pair: inout Self, exhaustive: Bool, update: ((inout State) throws -> Void)?
   ) -> String? {

@@ -13,12 +13,16 @@ extension TestStore {
     at location: FailureLocation
   ) {
     guard !exhaustivity.isOn else {
-      if let message = change.check(label(), exhaustive: true, update: update) { reporter.report(message, at: location) }
+      if let message = StatePair.verdict(label(), &change.states.pointee, exhaustive: true, update: update) {
+        reporter.report(message, at: location)
+      }
       return
     }
     let skipped = skippedAssertions
-    let strict = skipped == nil ? nil : change.check(label(), exhaustive: true, update: update)
-    if let message = change.check(label(), exhaustive: false, update: update) {
+    let strict =
+      skipped == nil ? nil : StatePair.verdict(label(), &change.states.pointee, exhaustive: true, update: update)
+    if update != nil { change.draftFromAfter() }
+    if let message = StatePair.verdict(label(), &change.states.pointee, exhaustive: false, update: update) {
       reporter.report(message, at: location)
     } else if let skipped, let strict {
       skipped.report(strict, at: location)
