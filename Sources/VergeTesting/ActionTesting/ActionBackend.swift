@@ -95,25 +95,4 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     failures.cancel()
     passes.cancel()
   }
-
-  /// Records a `send` about to be made.
-  ///
-  /// - Returns: Its origin index.
-  func beginSend(_ label: @escaping @Sendable () -> String, at location: FailureLocation) -> Int {
-    ledger.update { data in
-      data.origins.append(.init(describeLabel: label, location: location))
-      let index = data.origins.count - 1
-      data.extra.awaitingReduction.append(index)
-      return index
-    }
-  }
-
-  /// Removes and returns the reduction of the send `index`, once there
-  /// and the thread that reduced it has reduced what it queued.
-  func takeReduction(of index: Int) -> StateChange<Feature.State>? {
-    ledger.modify { data in
-      guard !data.extra.unsettledSends.contains(index) else { return nil }
-      return data.extra.sendReductions.removeValue(forKey: index)
-    }
-  }
 }

@@ -124,14 +124,14 @@ extension TestStore where Reducer: ActionReducer {
     let label: @Sendable () -> String = { "send(\(Describe.action(action)))" }
     reportProblems(of: actions, at: location)
     reportUnasserted(of: actions, before: label(), at: location)
-    let index = actions.beginSend(label, at: location)
+    let index = actions.ledger.beginSend(label, at: location)
     let task = actions.store.send(action)
     // The reduction is booked already unless another thread was reducing
     // (or has yet to reduce what it queued); then wait, event-driven.
     let deadline = ContinuousClock.now + timeout
     while true {
       let generation = actions.ledger.wakeup.generation
-      if let reduction = actions.takeReduction(of: index) {
+      if let reduction = actions.ledger.takeReduction(of: index) {
         assertStep(label(), reduction, update: update, at: location)
         return task
       }
