@@ -61,7 +61,6 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
     }
     return nil
   }
-
 }
 
 extension Ledger where Extra == ActionBooks<Item, State> {
@@ -101,14 +100,14 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
   /// of its own.
   @inline(never)
   private static func copyBefore(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, let before, _, _) = event else { fatalError("change(of:) takes a reduced event") }
+    guard case .reduced(_, let before, _, _) = event else { fatalError("only a reduced event carries states") }
     withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
   }
 
   /// Copies the state after a `reduced` event to the heap.
   @inline(never)
   private static func copyAfter(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, _, let after, _) = event else { fatalError("change(of:) takes a reduced event") }
+    guard case .reduced(_, _, let after, _) = event else { fatalError("only a reduced event carries states") }
     withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 
