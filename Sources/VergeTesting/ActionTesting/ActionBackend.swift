@@ -14,7 +14,7 @@ import VergeNeue
 ///   chained through any number of effects stays with the first send;
 /// - an action an `Effect.send` queued (no task) belongs to the latest
 ///   reduction of the action that returned it.
-final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
+final class ActionBackend<Feature: ActionReducer>: ShapeBackend<Feature>, TestStoreBackend {
   typealias Item = Feature.Action
   typealias Activity = Feature.Activity
   typealias State = Feature.State
@@ -49,6 +49,8 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
       ledger.update { $0.problems.append("An effect failed with an error: \(error)") }
     }
   }
+
+  override func actions() -> ActionBackend<Feature> { self }
 
   var shape: TestShape { .actions }
 

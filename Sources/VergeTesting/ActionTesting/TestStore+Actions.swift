@@ -57,34 +57,21 @@ extension TestStore where Reducer: ActionReducer {
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
-  /// The enum-action half.
-  var actions: ActionBackend<Reducer> {
-    // Safe by construction: the initializer above is the only one that
-    // makes a test store whose `Reducer` is an `ActionReducer`, and it
-    // stores exactly this backend. (A type that were both an
-    // `ActionReducer` and a `ReducerType` could not be passed to either
-    // initializer: the call would be ambiguous.)
-    guard let actions = backend as? ActionBackend<Reducer> else {
-      fatalError("A TestStore of an ActionReducer holds an ActionBackend.")
-    }
-    return actions
-  }
-
   /// The store under test. Send through the test store, not through it, so
   /// that every send is asserted.
-  public var store: ActionStore<Reducer> { actions.store }
+  public var store: ActionStore<Reducer> { backend.actions().store }
 
   /// The store's current state.
-  public var state: Reducer.State { actions.store.state.current }
+  public var state: Reducer.State { backend.actions().store.state.current }
 
   /// The reducer under test, with its dependencies.
-  public var reducer: Reducer { actions.store.reducer }
+  public var reducer: Reducer { backend.actions().store.reducer }
 
   /// The dependency values the store under test uses: those given to
   /// `withDependencies:`, and each other key's test value. Read them to
   /// reach what the test controls (`store.dependencies.clock` is the
   /// store's own `TestClock` unless one was given).
-  public var dependencies: DependencyValues { actions.store.dependencies }
+  public var dependencies: DependencyValues { backend.actions().store.dependencies }
 
   /// Sends `action` and asserts the state it produced.
   ///
@@ -118,7 +105,7 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) async -> StoreTask {
-    let actions = actions
+    let actions = backend.actions()
     let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
     // Described only for a failure message: rendering an action is costly.
     let label: @Sendable () -> String = { "send(\(Describe.action(action)))" }
@@ -158,7 +145,7 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    skipReceived(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+    skipReceived(of: backend.actions(), at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// Cancels every effect still running, and stops `finish()` from
@@ -176,6 +163,6 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    skipInFlight(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+    skipInFlight(of: backend.actions(), at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 }

@@ -21,7 +21,7 @@ struct ReducerBooks<State: Sendable>: Sendable {
 /// The method-reducer half of a `TestStore`: the `ReducerStore` under test
 /// and the event observer that attributes every committed mutation to the
 /// test's own `commit` or to the `dispatch` whose action committed it.
-final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
+final class ReducerBackend<Reducer: ReducerType>: ShapeBackend<Reducer>, TestStoreBackend {
   typealias Item = ReducerMutation<Reducer.TargetState>
   typealias Activity = Reducer.TargetActivity
   typealias State = Reducer.TargetState
@@ -63,6 +63,8 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
       }
     }
   }
+
+  override func methods() -> ReducerBackend<Reducer> { self }
 
   var shape: TestShape { .methods }
 

@@ -29,7 +29,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await finish(
-      backend, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+      books, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   private nonisolated(nonsending) func finish<Backend: TestStoreBackend>(
@@ -53,7 +53,7 @@ extension TestStore {
 
   /// Reports what was produced and not asserted, and work still running.
   func reportLeftovers(context: String, to reporter: TestFailureReporter, at location: FailureLocation) {
-    reportLeftovers(of: backend, context: context, to: reporter, at: location)
+    reportLeftovers(of: books, context: context, to: reporter, at: location)
   }
 
   private func reportLeftovers<Backend: TestStoreBackend>(

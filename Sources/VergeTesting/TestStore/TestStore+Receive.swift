@@ -37,7 +37,7 @@ extension TestStore where Reducer: ActionReducer {
     column: UInt = #column
   ) async where Reducer.Action: Equatable {
     await receive(
-      from: actions, "receive(\(Describe.action(expected)))", activity: false, timeout: timeout,
+      from: backend.actions(), "receive(\(Describe.action(expected)))", activity: false, timeout: timeout,
       matching: { $0.item == expected }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
@@ -77,7 +77,7 @@ extension TestStore where Reducer: ActionReducer {
     column: UInt = #column
   ) async {
     await receive(
-      from: actions, "receive(an action of the case carrying \(Child.self))", activity: false, timeout: timeout,
+      from: backend.actions(), "receive(an action of the case carrying \(Child.self))", activity: false, timeout: timeout,
       matching: { $0.item.flatMap(actionCase.extract) != nil }, update: update,
       at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
@@ -110,7 +110,7 @@ extension TestStore where Reducer: ActionReducer {
     column: UInt = #column
   ) async {
     await receive(
-      from: actions, "receive(an action matching the predicate)", activity: false, timeout: timeout,
+      from: backend.actions(), "receive(an action matching the predicate)", activity: false, timeout: timeout,
       matching: { $0.item.map(predicate) ?? false }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
@@ -147,7 +147,7 @@ extension TestStore where Reducer: ActionReducer {
     column: UInt = #column
   ) async where Reducer.Activity: Equatable {
     await receive(
-      from: actions, "receiveActivity(\(Describe.action(expected)))", activity: true, timeout: timeout,
+      from: backend.actions(), "receiveActivity(\(Describe.action(expected)))", activity: true, timeout: timeout,
       matching: { $0.activity == expected }, update: nil,
       at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
@@ -186,7 +186,7 @@ extension TestStore where Reducer: ReducerType {
     column: UInt = #column
   ) async {
     await receive(
-      from: methods, "receive(\(name.debugDescription))", activity: false, timeout: timeout,
+      from: backend.methods(), "receive(\(name.debugDescription))", activity: false, timeout: timeout,
       matching: { $0.item?.name == name }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
@@ -221,7 +221,7 @@ extension TestStore where Reducer: ReducerType {
     column: UInt = #column
   ) async where Reducer.TargetActivity: Equatable {
     await receive(
-      from: methods, "receiveActivity(\(Describe.action(expected)))", activity: true, timeout: timeout,
+      from: backend.methods(), "receiveActivity(\(Describe.action(expected)))", activity: true, timeout: timeout,
       matching: { $0.activity == expected }, update: nil,
       at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }

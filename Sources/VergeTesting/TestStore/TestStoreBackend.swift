@@ -1,8 +1,31 @@
+import VergeNeue
+
+/// What a `TestStore` holds of its reducer's shape: its backend, reached
+/// typed without a cast.
+///
+/// `actions()` exists only where `Reducer` is an `ActionReducer`, and the
+/// enum-action initializer, the only one for such a reducer, makes an
+/// `ActionBackend`, which overrides it; `methods()` likewise for a
+/// `ReducerType` and `ReducerBackend`. (A type that were both could not be
+/// passed to either initializer: the call would be ambiguous.) Swift has no
+/// abstract methods, so the base's bodies, never run, stop the process.
+class ShapeBackend<Reducer> {
+  /// The enum-action backend.
+  func actions() -> ActionBackend<Reducer> where Reducer: ActionReducer {
+    fatalError("An ActionReducer's test store holds an ActionBackend, which overrides actions().")
+  }
+
+  /// The method-reducer backend.
+  func methods() -> ReducerBackend<Reducer> where Reducer: ReducerType {
+    fatalError("A ReducerType's test store holds a ReducerBackend, which overrides methods().")
+  }
+}
+
 /// The part of a `TestStore` that depends on the reducer's shape: the store
 /// under test and how its events reach the ledger. `TestStore` runs the
 /// shared logic (waiting, receiving, skipping, leftover reporting) against
 /// it.
-protocol TestStoreBackend: AnyObject, Sendable {
+protocol TestStoreBackend: AnyObject {
   /// What the store's own work produces besides activities: an action, or
   /// a mutation.
   associatedtype Item: Sendable
