@@ -228,7 +228,9 @@ final class ResolvedDefaults: @unchecked Sendable {
     // `count` first: a list loaded after it holds at least `count` entries
     // (a list is replaced before the count grows past its capacity).
     let count = count.load(ordering: .acquiring)
-    guard count > 0, let entries = entries.load(ordering: .acquiring) else { return nil }
+    guard count > 0 else { return nil }
+    // Not `nil`: the list is stored before the count grows past zero.
+    let entries = entries.load(ordering: .acquiring).unsafelyUnwrapped
     var index = 0
     repeat {
       if entries[index].id == id {
