@@ -264,20 +264,20 @@ final class ResolvedDefaults: @unchecked Sendable {
         return (current[index].box, false)
       }
       let box = DependencyBox(value)
-      var list = current
-      if count == state.capacity {
+      let list: UnsafeMutablePointer<DependencyValues.Override>
+      if let current, count < state.capacity {
+        list = current
+      } else {
         let capacity = max(4, 2 * state.capacity)
-        let grown = UnsafeMutablePointer<DependencyValues.Override>.allocate(capacity: capacity)
+        list = .allocate(capacity: capacity)
         if let current {
-          grown.initialize(from: current, count: count)
+          list.initialize(from: current, count: count)
           state.retired.append((current, count))
         }
         state.capacity = capacity
-        entries.store(grown, ordering: .releasing)
-        list = grown
+        entries.store(list, ordering: .releasing)
       }
-      // swift-format-ignore: NeverForceUnwrap
-      (list! + count).initialize(to: DependencyValues.Override(id: id, box: box))
+      (list + count).initialize(to: DependencyValues.Override(id: id, box: box))
       self.count.store(count + 1, ordering: .releasing)
       return (box, true)
     }
