@@ -59,12 +59,12 @@ final class ListNode<Element> {
 
   /// Elements per leaf at most. A write held against an older copy copies
   /// one leaf, so this bounds the elements copied per write.
-  @inlinable static var leafCapacity: Int { 64 }
+  @inlinable static var leafCapacity: Int { 32 }
   /// Children per branch at most.
   @inlinable static var branchCapacity: Int { 64 }
-  /// A node (other than the root) with fewer entries is merged with or
-  /// refilled from a sibling.
-  @inlinable static var minimumFill: Int { 16 }
+  /// A node (other than the root) with fewer entries than a quarter of its
+  /// capacity is merged with or refilled from a sibling.
+  @inlinable var minimumFill: Int { capacity / 4 }
 
   /// The greatest label in the node (which must not be empty).
   @inlinable var maxLabel: UInt64 { labels[labels.count &- 1] }
