@@ -103,13 +103,20 @@ extension PersistentList {
     @inlinable @inline(never)
     static func advanced(_ iterator: Self) -> Self {
       var iterator = iterator
-      _ = iterator.advance()
+      _ = iterator.step()
       return iterator
     }
 
     /// Moves to the next leaf, at its first element; `false` at the end.
     @inlinable @inline(never)
     mutating func advance() -> Bool {
+      step()
+    }
+
+    /// ``advance()``'s work, inlined into ``advanced(_:)`` so that a step
+    /// to the next leaf is one call.
+    @inlinable @inline(__always)
+    mutating func step() -> Bool {
       let start = leafStart &+ buffer.count
       guard start < root.count else { return false }
       if child &+ 1 < siblings.count {
