@@ -1,4 +1,5 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 
 /// Waits for the simulated network; injected so tests never sleep for real.
 typealias Latency = @Sendable () async throws -> Void
@@ -98,7 +99,7 @@ final class FakePhotoAPI: Sendable {
     }
   }
 
-  private let server: SharedLock<Server>
+  private let server: Locked<Server>
   private let latency: Latency
   /// The chance, from 0 to 100, that a request fails.
   let failurePercent: Int
@@ -111,7 +112,7 @@ final class FakePhotoAPI: Sendable {
   ///   - photoCount: How many photos the server holds (see `gallery(photoCount:)`).
   ///   - latency: The wait before each answer.
   init(seed: UInt64, failurePercent: Int, photoCount: Int = 3, latency: @escaping Latency) {
-    server = SharedLock(Server(FakePhotoAPI.gallery(photoCount: photoCount), random: .seeded(seed)))
+    server = Locked(Server(FakePhotoAPI.gallery(photoCount: photoCount), random: .seeded(seed)))
     self.failurePercent = min(max(failurePercent, 0), 100)
     self.latency = latency
   }

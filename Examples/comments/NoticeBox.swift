@@ -1,8 +1,9 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 
 /// Collects activity notices from any thread until the screen shows them.
 final class NoticeBox: Sendable {
-  private let lines = SharedLock<[String]>([])
+  private let lines = Locked<[String]>([])
 
   /// Adds a notice.
   func append(_ line: String) {

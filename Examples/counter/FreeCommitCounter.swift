@@ -1,4 +1,5 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 
 /// The counter in free-commit style: a core `Store` and closures.
 ///
@@ -15,7 +16,7 @@ final class FreeCommitCounter: CounterModel {
   private static let historyLimit = 50
 
   let store: Store<Counter, Never>
-  private let history: SharedLock<History>
+  private let history: Locked<History>
   private let delay: Delay
   private let log: LogBuffer
 
@@ -26,7 +27,7 @@ final class FreeCommitCounter: CounterModel {
   ///   - delay: How long "increment later" waits.
   ///   - log: Where the logging middleware writes.
   init(initialState: Counter = Counter(), delay: @escaping Delay, log: LogBuffer) {
-    let history = SharedLock(History())
+    let history = Locked(History())
     self.history = history
     self.delay = delay
     self.log = log

@@ -1,17 +1,18 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 
 /// Keeps the last few log lines of the logging middlewares, for the screen.
 final class LogBuffer: Sendable {
   /// The most lines kept.
   let capacity: Int
-  private let lines: SharedLock<[String]>
+  private let lines: Locked<[String]>
 
   /// Creates an empty buffer.
   ///
   /// - Parameter capacity: The most lines kept; older ones are dropped.
   init(capacity: Int = 5) {
     self.capacity = max(1, capacity)
-    lines = SharedLock([])
+    lines = Locked([])
   }
 
   /// Adds a line, dropping the oldest when full.

@@ -142,6 +142,28 @@ private func wideStoreWithMiddlewares(recordingInto seen: Collected<String>) -> 
     middlewares: recordingMiddlewares(into: seen))
 }
 
+/// Three middlewares of a method reducer's pipeline that record, each, its
+/// name and the large part's count before its step and after the rest of
+/// the pipeline.
+private func recordingMethodMiddlewares(
+  into seen: Collected<String>
+) -> [Middleware<ReducerMessage<WideListFeature.State>, WideListFeature.State>] {
+  ["a", "b", "c"].map { name in
+    Middleware(name: name) { step in
+      let before = step.stateBefore.large.count
+      let after = step.next().map { $0.large.count }
+      seen.append("\(name) \(before)->\(after.map(String.init) ?? "nil")")
+    }
+  }
+}
+
+@inline(never)
+private func wideMethodStoreWithMiddlewares(recordingInto seen: Collected<String>) -> ReducerStore<WideListMethods> {
+  ReducerStore(
+    initialState: WideListFeature.State(), reducer: WideListMethods(),
+    middlewares: recordingMethodMiddlewares(into: seen))
+}
+
 /// No stack overflow: `send` through composition and scopes with a 64 KiB
 /// state inline in the root, on a thread with a 512 KiB stack, in optimized
 /// builds (`swift test -c release -Xswiftc -enable-testing --filter
@@ -261,15 +283,7 @@ final class SmallStackSendTests: XCTestCase {
     }
   }
 
-  func testEnumScopeSendThroughMiddlewares() throws {
-    #if !DEBUG
-      // Known defect: optimized, this scenario needs between 1 and 2 MiB
-      // of stack; not yet understood.
-      throw XCTSkip("fails in optimized builds on 512 KiB")
-    #else
-      try expectChildSucceeds("EnumScopeMiddlewares")
-    #endif
-  }
+  func testEnumScopeSendThroughMiddlewares() throws { try expectChildSucceeds("EnumScopeMiddlewares") }
 
   /// A scope's sends through the root's three middlewares while an event
   /// observer watches: the general pipeline, which a `TestStore` uses too.
@@ -288,5 +302,33 @@ final class SmallStackSendTests: XCTestCase {
       XCTAssertEqual(counts(of: store), [0, 0, -1, 2, 2])
     }
     XCTAssertEqual(seen.all, ["c 0->1", "b 0->1", "a 0->1", "c 1->2", "b 1->2", "a 1->2"])
+  }
+
+  func testOwnReducerScopeSendThroughMiddlewares() throws { try expectChildSucceeds("OwnReducerScopeMiddlewares") }
+
+  /// A scope with its own enum-action reducer on a method reducer's root
+  /// with three middlewares, the root made on the small thread too (in
+  /// optimized builds): each send is committed through the root's
+  /// pipeline, the general one.
+  func testChildOwnReducerScopeMiddlewares() throws {
+    let seen = Collected<String>()
+    let makeStore = SmallStack.maker(for: "OwnReducerScopeMiddlewares") {
+      wideMethodStoreWithMiddlewares(recordingInto: seen)
+    }
+    try child("OwnReducerScopeMiddlewares") {
+      let store = makeStore()
+      let large = store.scope(\.large, reducer: LargeFeature())
+      large.send(.bump)
+      store.commit { $0.bumpOther() }
+      large.send(.bump)
+      XCTAssertEqual(counts(of: store), [0, 0, -1, 2, 2])
+    }
+    XCTAssertEqual(
+      seen.all,
+      [
+        "c 0->1", "b 0->1", "a 0->1",  // the scope's .bump
+        "c 1->1", "b 1->1", "a 1->1",  // the root's own mutation
+        "c 1->2", "b 1->2", "a 1->2",  // the scope's second .bump
+      ])
   }
 }

@@ -89,17 +89,17 @@ final class TestStoreContendedSendTests: XCTestCase {
     await store.send(.hold)
     feature.go.signal()
     await feature.holding.wait()  // another thread holds the store
-    let actions = store.actions
-    let index = actions.beginSend(
-      "send(.chain)", at: FailureLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+    let actions = store.backend.actions()
+    let index = actions.ledger.beginSend(
+      { "send(.chain)" }, at: FailureLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
     store.store.send(.chain)  // queued behind `.held`
     feature.releaseHeld.signal()
     await feature.ticking.wait()  // that thread reduced `.chain`, and now its `.tick`
-    XCTAssertNil(actions.takeReduction(of: index))
+    XCTAssertNil(actions.ledger.takeReduction(of: index))
     feature.releaseTick.signal()
     await store.receive(.held) { $0.held = 1 }
     await store.receive(.tick) { $0.ticks = 1 }
-    XCTAssertNotNil(actions.takeReduction(of: index))
+    XCTAssertNotNil(actions.ledger.takeReduction(of: index))
     await store.finish()
     XCTAssertEqual(log.messages, [])
   }
@@ -138,7 +138,7 @@ final class TestStoreContendedSendTests: XCTestCase {
     await store.send(.relayChain)
     feature.go.signal()
     await feature.ticking.wait()  // the effect's thread reduced `.chain`, and now its `.tick`
-    guard case .settling = store.actions.ledger.popReceived(activity: false) else {
+    guard case .settling = store.backend.actions().ledger.popReceived(activity: false) else {
       return XCTFail("`.chain` was handed out before the `.tick` it queued was reduced")
     }
     feature.releaseTick.signal()

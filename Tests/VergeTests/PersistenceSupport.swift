@@ -1,5 +1,6 @@
 import Foundation
 @testable import Verge
+import VergeTestSupport
 import XCTest
 
 /// A fresh directory for one test's state files, removed afterwards.
@@ -57,19 +58,15 @@ func writeStateFile<Value: Encodable>(_ value: Value, version: Int, to url: URL)
 
 /// Runs one test of this test binary (`VergeTests.Class/testName`) in a
 /// child process with `environment` added, and returns its exit status and
-/// what it printed.
+/// what it printed; a child still running after 30 seconds is killed and
+/// reported with status -1, so a hang fails the test, not the run.
 func runChildTest(_ name: String, environment added: [String: String]) throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-  process.arguments = [name]
-  process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-  process.waitUntilExit()
-  return (process.terminationStatus, text)
+  let outcome = try ChildProcess(variable: "VERGE_PERSISTENCE_CHILD").run(
+    test: name, scenario: name, timeout: 30, environment: added)
+  guard !outcome.hung else {
+    return (-1, "the child did not finish within 30 seconds\n" + outcome.stderr + outcome.stdout)
+  }
+  return (outcome.status, outcome.stderr + outcome.stdout)
 }
 
 /// Whether this process runs under the Thread Sanitizer (its runtime is

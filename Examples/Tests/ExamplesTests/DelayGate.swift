@@ -1,4 +1,5 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 
 /// A fake delay for the examples: `delay()` suspends until `open()` is
 /// called (before or after), and ends with `CancellationError` at once when
@@ -12,7 +13,7 @@ final class DelayGate: Sendable {
     var started = 0
   }
 
-  private let state = SharedLock(State())
+  private let state = Locked(State())
 
   /// How many delays have started so far.
   var started: Int { state.withLock { $0.started } }

@@ -1,10 +1,11 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 import VergeTesting
 
 /// Collects what a test store reports instead of failing the test, so a test
 /// can prove that a wrong expectation about an example's reducer is caught.
 final class FailureCapture: Sendable {
-  private let messages = SharedLock<[String]>([])
+  private let messages = Locked<[String]>([])
 
   /// The reporter to give the test store.
   var reporter: TestFailureReporter {

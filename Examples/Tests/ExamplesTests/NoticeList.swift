@@ -1,9 +1,10 @@
-@_spi(Internal) import Verge
+import ExampleTerminal
+import Verge
 @testable import comments
 
 /// A thread-safe list of activities, for subscribers in tests.
 final class NoticeList: Sendable {
-  private let items = SharedLock<[GalleryActivity]>([])
+  private let items = Locked<[GalleryActivity]>([])
 
   func append(_ item: GalleryActivity) {
     items.withLock { $0.append(item) }

@@ -19,6 +19,8 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// turns into a function where it is written, so a read does not walk a
   /// key path at run time.
   @usableFromInline let get: @Sendable (DependencyValues) -> Value
+  /// Where the wrapper is declared, made once with it: a read passes one
+  /// reference, which only a test's report of a missing value opens.
   @usableFromInline let site: DependencySite
 
   /// Names the dependency to read.
@@ -44,15 +46,16 @@ public struct Dependency<Value: Sendable>: Sendable {
 
   /// The dependency's value in effect now.
   ///
-  /// - Complexity: Inside a reduction outside a test, a few loads and the
-  ///   lookup of the value; elsewhere a task-local read besides.
+  /// - Complexity: Inside a reduction outside a test, a few loads, a call
+  ///   of the dependency's property and a lock-free lookup of the value;
+  ///   elsewhere a task-local read besides.
   @inlinable
   public var wrappedValue: Value {
     // The common case, inlined where the reducer reads it: a store's
     // reduction, with no frame of `withDependencies` over it, outside a
     // test. Everything else (and the site, which only a test's report
-    // needs) stays out of line, so the reduction neither copies the site
-    // nor saves registers for paths it does not take.
+    // needs) stays out of line, so the reduction saves no registers for
+    // paths it does not take.
     if let raw = verge_thread_marks_get() {
       let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
       if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
@@ -75,9 +78,10 @@ public struct Dependency<Value: Sendable>: Sendable {
 }
 
 /// Where a dependency is used: what a test failure for a missing test
-/// value points at.
+/// value points at. A class, made once per `@Dependency`: a read carries
+/// one reference instead of the four parts, which only a report reads.
 @usableFromInline
-struct DependencySite: Sendable {
+final class DependencySite: Sendable {
   let fileID: StaticString
   let filePath: StaticString
   let line: UInt

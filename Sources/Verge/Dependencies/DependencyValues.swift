@@ -25,14 +25,16 @@ import VergeThreadLocal
 /// defaults already resolved (a test's `uuid` keeps counting across a
 /// store's scopes and children), and an override changes the copy alone.
 public struct DependencyValues: Sendable {
-  /// The overridden values, by key; few, so a list.
-  @usableFromInline var overrides: [Override]
-  /// The defaults resolved so far, shared by the copies.
-  @usableFromInline var defaults: ResolvedDefaults
+  /// The overrides, the defaults and the context, in one object that
+  /// copies share: a read loads one reference, and a store keeps one.
+  @usableFromInline var storage: Storage
+
   /// Which of a key's values stand in when it is not overridden.
   public var context: DependencyContext {
-    didSet {
-      if context != oldValue { defaults = ResolvedDefaults() }
+    get { storage.context }
+    set {
+      guard newValue != storage.context else { return }
+      storage = Storage(overrides: storage.overrides, defaults: ResolvedDefaults(), context: newValue)
     }
   }
 
@@ -40,9 +42,7 @@ public struct DependencyValues: Sendable {
   /// when XCTest or Swift Testing runs in the process, `preview` in an
   /// Xcode preview, `live` otherwise.
   public init() {
-    overrides = []
-    context = DependencyContext.process
-    defaults = ResolvedDefaults()
+    storage = Storage(overrides: [], defaults: ResolvedDefaults(), context: DependencyContext.process)
   }
 
   /// The value of the dependency `key` names.
@@ -51,32 +51,74 @@ public struct DependencyValues: Sendable {
   /// dependency; elsewhere read that property.
   ///
   /// - Parameter key: The dependency's key type.
-  /// - Complexity: O(overridden values), plus a short lock the first time
-  ///   a default is read.
+  /// - Complexity: O(overridden values + defaults read so far), without a
+  ///   lock; the first read of a default takes a short lock to keep it.
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
-    @inlinable get {
-      let id = ObjectIdentifier(key)
-      for entry in overrides where entry.id == id {
-        return unsafeDowncast(entry.box, to: DependencyBox<Key.Value>.self).value
-      }
-      return defaults.value(of: key, in: context)
+    @inlinable @inline(__always) get {
+      // The found value is returned with no call on the way; the first
+      // read of a default resolves it out of line.
+      if let value = storage.value(of: ObjectIdentifier(key), as: Key.Value.self) { return value }
+      return resolveDefault(key, of: storage)
     }
     set {
-      let box = DependencyBox(newValue)
-      let id = ObjectIdentifier(key)
-      if let index = overrides.firstIndex(where: { $0.id == id }) {
-        overrides[index].box = box
+      let entry = Override(id: ObjectIdentifier(key), box: DependencyBox(newValue))
+      var overrides = storage.overrides
+      if let index = overrides.firstIndex(where: { $0.id == entry.id }) {
+        overrides[index] = entry
       } else {
-        overrides.append(Override(id: id, box: box))
+        overrides.append(entry)
       }
+      storage = Storage(overrides: overrides, defaults: storage.defaults, context: storage.context)
     }
   }
 
-  /// One overridden value.
+  /// One value of a key: an overridden value, or a resolved default.
   @usableFromInline
   struct Override: Sendable {
     @usableFromInline let id: ObjectIdentifier
-    @usableFromInline var box: AnyDependencyBox
+    @usableFromInline let box: AnyDependencyBox
+
+    @usableFromInline init(id: ObjectIdentifier, box: AnyDependencyBox) {
+      self.id = id
+      self.box = box
+    }
+  }
+
+  /// What a value of `DependencyValues` holds; never changed once made (a
+  /// change to the values makes a new one).
+  @usableFromInline
+  final class Storage: Sendable {
+    /// The overridden values, by key; few, so a list.
+    @usableFromInline let overrides: [Override]
+    /// The defaults resolved so far, shared by the copies and by values
+    /// made from them by overriding.
+    @usableFromInline let defaults: ResolvedDefaults
+    /// Which of a key's values stand in when it is not overridden.
+    @usableFromInline let context: DependencyContext
+
+    init(overrides: [Override], defaults: ResolvedDefaults, context: DependencyContext) {
+      self.overrides = overrides
+      self.defaults = defaults
+      self.context = context
+    }
+
+    /// The value kept for the key `id`, overridden or its resolved
+    /// default; `nil` when its default is not resolved yet.
+    @inlinable @inline(__always)
+    func value<Value: Sendable>(of id: ObjectIdentifier, as type: Value.Type) -> Value? {
+      // Walked by index: neither the list nor a box is retained on the way.
+      let count = overrides.count
+      if count > 0 {
+        var index = 0
+        repeat {
+          if overrides[index].id == id {
+            return unsafeDowncast(overrides[index].box, to: DependencyBox<Value>.self).value
+          }
+          index &+= 1
+        } while index < count
+      }
+      return defaults.value(of: id, as: type)
+    }
   }
 
   /// `self` with `update` applied.
@@ -85,6 +127,14 @@ public struct DependencyValues: Sendable {
     try update(&values)
     return values
   }
+}
+
+/// The default of `key` in `storage`'s context, resolved now if no other
+/// read resolved it: out of line, and a free function, so a read that
+/// finds its value saves no register for it.
+@usableFromInline @inline(never)
+func resolveDefault<Key: DependencyKey>(_ key: Key.Type, of storage: DependencyValues.Storage) -> Key.Value {
+  storage.defaults.resolve(key, in: storage.context)
 }
 
 /// Which of a key's values a store uses when nothing overrides it.
@@ -124,53 +174,115 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 
 /// The defaults of a set of values, resolved on first use and kept: a
 /// store, its scopes and its children share them.
+///
+/// A read takes no lock: it walks a list whose entries, once there, never
+/// change. The first read of a key resolves its default and adds it under
+/// a lock; a full list is copied into one twice its size, and the old one
+/// kept until `self` goes, so a reader still walking it never sees it
+/// freed.
 @usableFromInline
-final class ResolvedDefaults: Sendable {
-  /// A list rather than a dictionary: an app has a few dozen
-  /// dependencies at most, and comparing identifiers costs less than
-  /// hashing one.
-  @usableFromInline let resolved = LockedBox<[DependencyValues.Override]>([])
+final class ResolvedDefaults: @unchecked Sendable {
+  // Sendable: `count` and `entries` are atomics; the entries below `count`
+  // are written before the releasing store of `count` that makes them
+  // visible and never changed after; the rest is changed only under
+  // `lock`.
+  /// How many defaults are resolved. A store of it (releasing) follows the
+  /// writing of the entry it counts, and of `entries` when the list grew.
+  @usableFromInline let count = Atomic<Int>(0)
+  /// The current list; `count` entries of it are written. `nil` before the
+  /// first default is resolved.
+  @usableFromInline let entries = Atomic<UnsafeMutablePointer<DependencyValues.Override>?>(nil)
+  /// Taken to add a default: the current list's capacity and the lists it
+  /// replaced, freed with `self`.
+  let lock = LockedBox(Lists())
+
+  /// What `lock` guards.
+  struct Lists: @unchecked Sendable {
+    // Sendable: used only under the owner's lock; the lists are the
+    // owner's memory, freed with it.
+    /// How many entries the current list has room for.
+    var capacity = 0
+    /// The lists replaced by larger ones, each full when replaced.
+    var retired: [(list: UnsafeMutablePointer<DependencyValues.Override>, count: Int)] = []
+  }
 
   init() {}
 
-  /// The default value of `key` in `context`, resolved now if it was not.
-  @inlinable
-  func value<Key: DependencyKey>(of key: Key.Type, in context: DependencyContext) -> Key.Value {
-    let id = ObjectIdentifier(key)
-    // The value is taken out under the lock, and the list walked by index:
-    // neither the box nor the list's storage is retained on the way.
-    let found = resolved.withLock { resolved -> Key.Value? in
-      for index in resolved.indices where resolved[index].id == id {
-        return unsafeDowncast(resolved[index].box, to: DependencyBox<Key.Value>.self).value
-      }
-      return nil
+  deinit {
+    let count = count.load(ordering: .relaxed)
+    if let entries = entries.load(ordering: .relaxed) {
+      entries.deinitialize(count: count)
+      entries.deallocate()
     }
-    if let found { return found }
-    return resolve(key, in: context)
+    lock.withLock { state in
+      for (list, count) in state.retired {
+        list.deinitialize(count: count)
+        list.deallocate()
+      }
+    }
   }
 
-  /// Resolves the default value of `key` in `context` and keeps it.
+  /// The kept default of the key `id`, as `Value`; `nil` when none is.
+  @inlinable @inline(__always)
+  func value<Value: Sendable>(of id: ObjectIdentifier, as type: Value.Type) -> Value? {
+    // `count` first: a list loaded after it holds at least `count` entries
+    // (a list is replaced before the count grows past its capacity).
+    let count = count.load(ordering: .acquiring)
+    guard count > 0 else { return nil }
+    // Not `nil`: the list is stored before the count grows past zero.
+    let entries = entries.load(ordering: .acquiring).unsafelyUnwrapped
+    var index = 0
+    repeat {
+      if entries[index].id == id {
+        return unsafeDowncast(entries[index].box, to: DependencyBox<Value>.self).value
+      }
+      index &+= 1
+    } while index < count
+    return nil
+  }
+
+  /// Resolves the default value of `key` in `context` and keeps it; when
+  /// another thread kept one first, that one.
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, in context: DependencyContext) -> Key.Value {
     let id = ObjectIdentifier(key)
     // Resolved outside the lock: a default may read other dependencies.
     let value: Key.Value
+    var isMissing = false
     switch context {
     case .live:
       value = Key.liveValue
     case .preview:
       value = Key.previewValue
     case .test:
-      let (resolvedValue, isMissing) = MissingTestValue.resolve { Key.testValue }
-      value = resolvedValue
-      if isMissing { DependencyIssue.reportMissingTestValue(Key.self) }
+      (value, isMissing) = MissingTestValue.resolve { Key.testValue }
     }
-    let box = resolved.withLock { resolved -> AnyDependencyBox in
-      for entry in resolved where entry.id == id { return entry.box }
+    let (box, isKept) = lock.withLock { state -> (AnyDependencyBox, Bool) in
+      let count = count.load(ordering: .relaxed)
+      let current = entries.load(ordering: .relaxed)
+      if let current, let index = (0..<count).first(where: { current[$0].id == id }) {
+        return (current[index].box, false)
+      }
       let box = DependencyBox(value)
-      resolved.append(DependencyValues.Override(id: id, box: box))
-      return box
+      let list: UnsafeMutablePointer<DependencyValues.Override>
+      if let current, count < state.capacity {
+        list = current
+      } else {
+        let capacity = max(4, 2 * state.capacity)
+        list = .allocate(capacity: capacity)
+        if let current {
+          list.initialize(from: current, count: count)
+          state.retired.append((current, count))
+        }
+        state.capacity = capacity
+        entries.store(list, ordering: .releasing)
+      }
+      (list + count).initialize(to: DependencyValues.Override(id: id, box: box))
+      self.count.store(count + 1, ordering: .releasing)
+      return (box, true)
     }
+    // Reported by the thread whose value is kept: once per key.
+    if isMissing && isKept { DependencyIssue.reportMissingTestValue(Key.self) }
     return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
   }
 }

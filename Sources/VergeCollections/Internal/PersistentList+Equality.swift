@@ -181,7 +181,7 @@ extension PersistentList {
     var leafDepth: Int?
     func visit(_ node: ListNode<Element>, depth: Int, isRoot: Bool) {
       if node.width > node.capacity { problems.append("node over capacity: \(node.width)") }
-      if !isRoot && node.width < ListNode<Element>.minimumFill { problems.append("node under minimum fill: \(node.width)") }
+      if !isRoot && node.width < node.minimumFill { problems.append("node under minimum fill: \(node.width)") }
       if node.isLeaf {
         if let leafDepth, leafDepth != depth { problems.append("leaves at depths \(leafDepth) and \(depth)") }
         leafDepth = depth

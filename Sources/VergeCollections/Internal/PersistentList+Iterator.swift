@@ -23,10 +23,11 @@ extension PersistentList {
     @usableFromInline var buffer: UnsafeBufferPointer<Element>
     /// The position of the next element in ``buffer``.
     @usableFromInline var position: Int
-    /// The branch above the current leaf, `nil` when the root is a leaf;
-    /// kept alive by `root`.
-    @usableFromInline unowned(unsafe) var parent: ListNode<Element>?
-    /// The current leaf's index among `parent`'s children.
+    /// The children of the branch above the current leaf (empty when the
+    /// root is a leaf): its storage, kept alive and unchanged by `root`
+    /// like the leaves', so that stepping to the next leaf is one load.
+    @usableFromInline var siblings: UnsafeBufferPointer<ListNode<Element>>
+    /// The current leaf's index among `siblings`.
     @usableFromInline var child: Int
     /// The list position of the current leaf's first element.
     @usableFromInline var leafStart: Int
@@ -39,7 +40,7 @@ extension PersistentList {
       self.root = root
       buffer = UnsafeBufferPointer(start: nil, count: 0)
       position = 0
-      parent = nil
+      siblings = UnsafeBufferPointer(start: nil, count: 0)
       child = 0
       leafStart = 0
       descents = 0
@@ -62,11 +63,12 @@ extension PersistentList {
       descents &+= 1
       var node = root
       var offset = start
-      parent = nil
+      siblings = UnsafeBufferPointer(start: nil, count: 0)
       child = 0
       while !node.isLeaf {
         let (index, inner) = node.child(containing: offset)
-        parent = node
+        // See `root`: the storage outlives the iterator and does not change.
+        siblings = node.children.withUnsafeBufferPointer { $0 }
         child = index
         node = node.children[index]
         offset = inner
@@ -101,18 +103,25 @@ extension PersistentList {
     @inlinable @inline(never)
     static func advanced(_ iterator: Self) -> Self {
       var iterator = iterator
-      _ = iterator.advance()
+      _ = iterator.step()
       return iterator
     }
 
     /// Moves to the next leaf, at its first element; `false` at the end.
     @inlinable @inline(never)
     mutating func advance() -> Bool {
+      step()
+    }
+
+    /// ``advance()``'s work, inlined into ``advanced(_:)`` so that a step
+    /// to the next leaf is one call.
+    @inlinable @inline(__always)
+    mutating func step() -> Bool {
       let start = leafStart &+ buffer.count
       guard start < root.count else { return false }
-      if let parent, child &+ 1 < parent.children.count {
+      if child &+ 1 < siblings.count {
         child &+= 1
-        enter(parent.children[child], start: start)
+        enter(siblings[child], start: start)
       } else {
         descend(to: start)
       }

@@ -69,7 +69,7 @@ struct PersistentList<Element> {
   static func fixLastFill(_ node: ListNode<Element>) {
     guard !node.isLeaf, node.children.count > 1 else { return }
     let last = node.children.count - 1
-    if node.children[last].width < ListNode<Element>.minimumFill {
+    if node.children[last].width < node.children[last].minimumFill {
       node.rebalance(child: last)
     }
     fixLastFill(node.children[node.children.count - 1])
@@ -341,8 +341,8 @@ struct PersistentList<Element> {
     let (child, offset) = node.child(containing: index)
     node.count -= 1
     let removed = remove(&node.children[child], at: offset)
-    let width = node.children.withUnsafeBufferPointer { $0[child].width }
-    if width < ListNode<Element>.minimumFill {
+    let (width, minimumFill) = node.children.withUnsafeBufferPointer { ($0[child].width, $0[child].minimumFill) }
+    if width < minimumFill {
       node.rebalance(child: child)
     } else {
       // The child shrank by one and its greatest label changed only if

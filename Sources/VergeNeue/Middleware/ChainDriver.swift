@@ -151,8 +151,13 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// caller is the dispatch's synchronous pass (`ownsCache`).
   @inlinable @inline(__always)
   func advance(_ message: Message, to index: Int, ownsCache: Bool) -> State? {
+    // Decided when this is compiled for the state's type: a small state
+    // takes the inlined path below, a large one a frame of its own.
+    if MemoryLayout<State?>.size > Self.inlineStateLimit {
+      return advanceHoldingNoState(message, to: index, ownsCache: ownsCache)
+    }
     // The run keeps its driver, and the driver its cache, alive.
-    Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { driver in
+    return Unmanaged.passUnretained(driver)._withUnsafeGuaranteedRef { driver in
       guard let cacheReference = driver.cache.map(Unmanaged.passUnretained) else {
         return forwardOutOfLine(message, to: index)
       }
@@ -172,6 +177,38 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
         return cache.read(owned: ownsCache)
       }
     }
+  }
+
+  /// The largest state `advance` handles inlined, in bytes.
+  ///
+  /// Inlined, `advance` runs in the frame of the middleware that passes the
+  /// message on, and the optimizer gives each state it reads or returns a
+  /// slot of that frame; the pipeline recurses once per middleware, so with
+  /// a large state those slots add up (a 64 KiB state through three
+  /// middlewares would not fit a 512 KiB thread).
+  @inlinable static var inlineStateLimit: Int { 1024 }
+
+  /// `advance` for a state larger than `inlineStateLimit`: out of line, and
+  /// holding no copy of a state in its frame. The states it reads are read
+  /// by leaf functions (into the heap, or into the caller's result), so
+  /// that each level of the pipeline holds only the result the middleware
+  /// receives from `next`.
+  @inlinable @inline(never)
+  func advanceHoldingNoState(_ message: Message, to index: Int, ownsCache: Bool) -> State? {
+    let driver = driver
+    guard let cache = driver.cache else { return forwardOutOfLine(message, to: index) }
+    guard index < driver.handlers.count else { return driver.terminal(message, self, ownsCache) }
+    let before = ownsCache ? cache.befores + index : UnsafeMutablePointer<State>.allocate(capacity: 1)
+    cache.readInLeaf(into: before, owned: ownsCache)
+    driver.handlers[index]._withUnsafeGuaranteedRef {
+      $0.handle(
+        MiddlewareStep(
+          message: message, stateBefore: before, index: index, run: Unmanaged.passUnretained(self),
+          ownsCache: ownsCache))
+    }
+    before.deinitialize(count: 1)
+    if !ownsCache { before.deallocate() }
+    return cache.readInLeaf(owned: ownsCache)
   }
 
   /// The general path's `advance`: runs `forward` with the state after on

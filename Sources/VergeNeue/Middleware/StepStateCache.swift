@@ -75,6 +75,21 @@ final class StepStateCache<State: Sendable> {
     place.initialize(to: read(owned: owned))
   }
 
+  /// `read(into:owned:)` in a frame of its own, which ends before the
+  /// caller goes on: the temporaries of the read stay off the caller's
+  /// frame (for `ChainRun.advanceHoldingNoState`).
+  @inlinable @inline(never)
+  func readInLeaf(into place: UnsafeMutablePointer<State>, owned: Bool) {
+    place.initialize(to: read(owned: owned))
+  }
+
+  /// `read(owned:)` in a frame of its own, returned straight into the
+  /// caller's result; see `readInLeaf(into:owned:)`.
+  @inlinable @inline(never)
+  func readInLeaf(owned: Bool) -> State? {
+    read(owned: owned)
+  }
+
   /// Records a state the dispatch read or wrote, with the change count it
   /// belongs to; ignored unless the caller is the synchronous pass.
   @inlinable @inline(__always)

@@ -14,7 +14,7 @@ import VergeNeue
 ///   chained through any number of effects stays with the first send;
 /// - an action an `Effect.send` queued (no task) belongs to the latest
 ///   reduction of the action that returned it.
-final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
+final class ActionBackend<Feature: ActionReducer>: ShapeBackend<Feature>, TestStoreBackend {
   typealias Item = Feature.Action
   typealias Activity = Feature.Activity
   typealias State = Feature.State
@@ -46,27 +46,15 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     // error (an activity a scoped store's root cannot take).
     failures = store.observeEvents { event in
       guard case .effectFailed(let error) = event else { return }
-      ledger.update { $0.extra.problems.append("An effect failed with an error: \(error)") }
+      ledger.update { $0.problems.append("An effect failed with an error: \(error)") }
     }
   }
 
-  var vocabulary: Vocabulary<Feature.Action> {
-    Vocabulary(
-      unassertedItems: "received action(s)",
-      skipItemsCall: "skipReceivedActions()",
-      nextItem: "received action",
-      nothingRunning: "no action was received, and no effect is running that could send one.",
-      nothingRunningForActivity: "no activity was sent, and no effect is running that could send one.",
-      leftoverItems: "action(s) received but not asserted",
-      leftoverOrigin: "sent by effects of",
-      activityOrigin: "sent by effects of",
-      mixedOrigin: "sent by effects of",
-      stillRunning: { context, origin in
-        "\(context): an effect started by \(origin) is still running. Receive its actions, or call skipInFlightEffects()."
-      },
-      describe: { Describe.action($0) },
-      describeNext: { Describe.action($0) })
-  }
+  override func actions() -> ActionBackend<Feature> { self }
+
+  var shape: TestShape { .actions }
+
+  func describe(_ item: Feature.Action, quoted: Bool) -> String { Describe.action(item) }
 
   var canProduce: Bool { store.effectsInFlight > 0 }
 
@@ -91,13 +79,6 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     "\(label): timed out after \(Describe.duration(timeout)); \(store.effectsInFlight) effect(s) still running."
   }
 
-  func takeProblems() -> [String] {
-    ledger.modify { data in
-      defer { data.extra.problems = [] }
-      return data.extra.problems
-    }
-  }
-
   func cancelRunningWork() {
     ledger.update { $0.extra.unattributedSkipped = true }
     store.cancelAllEffects()
@@ -115,26 +96,5 @@ final class ActionBackend<Feature: ActionReducer>: TestStoreBackend {
     lifecycle.cancel()
     failures.cancel()
     passes.cancel()
-  }
-
-  /// Records a `send` about to be made.
-  ///
-  /// - Returns: Its origin index.
-  func beginSend(_ label: String, at location: FailureLocation) -> Int {
-    ledger.update { data in
-      data.origins.append(.init(label: label, location: location))
-      let index = data.origins.count - 1
-      data.extra.awaitingReduction.append(index)
-      return index
-    }
-  }
-
-  /// Removes and returns the reduction of the send `index`, once there
-  /// and the thread that reduced it has reduced what it queued.
-  func takeReduction(of index: Int) -> StateChange<Feature.State>? {
-    ledger.modify { data in
-      guard !data.extra.unsettledSends.contains(index) else { return nil }
-      return data.extra.sendReductions.removeValue(forKey: index)
-    }
   }
 }

@@ -48,8 +48,6 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   var unattributedRunning = 0
   /// Set by a skip: those effects no longer count.
   var unattributedSkipped = false
-  /// Failures to report at the next step.
-  var problems: [String] = []
   /// Whether a task waits for the store to come to rest.
   var idleWatcherRunning = false
 
@@ -63,10 +61,28 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
     }
     return nil
   }
+}
 
-  mutating func remember(_ action: Action, origin: Int?) {
-    if past.count == Self.pastLimit { past.removeFirst(past.count / 2) }
-    past.append(Past(action: action, origin: origin))
+extension Ledger where Extra == ActionBooks<Item, State> {
+  /// Records a `send` about to be made.
+  ///
+  /// - Returns: Its origin index.
+  func beginSend(_ label: @escaping @Sendable () -> String, at location: FailureLocation) -> Int {
+    update { data in
+      data.origins.append(.init(describeLabel: label, location: location))
+      let index = data.origins.count - 1
+      data.extra.awaitingReduction.append(index)
+      return index
+    }
+  }
+
+  /// Removes and returns the reduction of the send `index`, once there
+  /// and the thread that reduced it has reduced what it queued.
+  func takeReduction(of index: Int) -> StateChange<State>? {
+    modify { data in
+      guard !data.extra.unsettledSends.contains(index) else { return nil }
+      return data.extra.sendReductions.removeValue(forKey: index)
+    }
   }
 }
 
@@ -78,26 +94,20 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     return extra.runs[run]?.origin ?? nil
   }
 
-  /// The states a `reduced` event carries, copied to the heap. Binding a
+  /// Copies the state before a `reduced` event to the heap. Binding a
   /// state takes three slots of its size on the stack in an unoptimized
   /// build (this code runs unspecialized), so each is bound in a function
   /// of its own.
-  private static func change(of event: ActionLifecycleEvent<Item, State>) -> StateChange<State> {
-    StateChange { before, after in
-      copyBefore(of: event, to: before)
-      copyAfter(of: event, to: after)
-    }
-  }
-
   @inline(never)
   private static func copyBefore(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, let before, _, _) = event else { fatalError("change(of:) takes a reduced event") }
+    guard case .reduced(_, let before, _, _) = event else { fatalError("only a reduced event carries states") }
     withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
   }
 
+  /// Copies the state after a `reduced` event to the heap.
   @inline(never)
   private static func copyAfter(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, _, let after, _) = event else { fatalError("change(of:) takes a reduced event") }
+    guard case .reduced(_, _, let after, _) = event else { fatalError("only a reduced event carries states") }
     withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
   }
 
@@ -106,7 +116,9 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
   mutating func passEnded() {
     extra.inPass = false
     guard extra.holding else { return }
-    settle()
+    for index in received.indices where !received[index].isSettled {
+      received[index].isSettled = true
+    }
     extra.unsettledSends.removeAll()
     extra.holding = false
   }
@@ -115,7 +127,7 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
   mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
     switch event {
     case .reduced(let action, _, _, let cause):
-      let change = Self.change(of: event)
+      let change = StateChange { Self.copyBefore(of: event, to: $0); Self.copyAfter(of: event, to: $1) }
       let origin: Int?
       switch cause {
       case .send:
@@ -144,7 +156,8 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
       }
       if extra.inPass { extra.holding = true }
       extra.current = origin
-      extra.remember(action, origin: origin)
+      if extra.past.count == ActionBooks<Item, State>.pastLimit { extra.past.removeFirst(extra.past.count / 2) }
+      extra.past.append(.init(action: action, origin: origin))
     case .effectStarted(let run, let source):
       let origin = extra.current
       let entry = origin.map { origins[$0].timeline.append({ "\(run) started by \(Describe.action(source))" }, status: .running) }

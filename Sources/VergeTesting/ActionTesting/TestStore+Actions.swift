@@ -57,34 +57,21 @@ extension TestStore where Reducer: ActionReducer {
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
-  /// The enum-action half.
-  var actions: ActionBackend<Reducer> {
-    // Safe by construction: the initializer above is the only one that
-    // makes a test store whose `Reducer` is an `ActionReducer`, and it
-    // stores exactly this backend. (A type that were both an
-    // `ActionReducer` and a `ReducerType` could not be passed to either
-    // initializer: the call would be ambiguous.)
-    guard let actions = backend as? ActionBackend<Reducer> else {
-      fatalError("A TestStore of an ActionReducer holds an ActionBackend.")
-    }
-    return actions
-  }
-
   /// The store under test. Send through the test store, not through it, so
   /// that every send is asserted.
-  public var store: ActionStore<Reducer> { actions.store }
+  public var store: ActionStore<Reducer> { backend.actions().store }
 
   /// The store's current state.
-  public var state: Reducer.State { actions.store.state.current }
+  public var state: Reducer.State { backend.actions().store.state.current }
 
   /// The reducer under test, with its dependencies.
-  public var reducer: Reducer { actions.store.reducer }
+  public var reducer: Reducer { backend.actions().store.reducer }
 
   /// The dependency values the store under test uses: those given to
   /// `withDependencies:`, and each other key's test value. Read them to
   /// reach what the test controls (`store.dependencies.clock` is the
   /// store's own `TestClock` unless one was given).
-  public var dependencies: DependencyValues { actions.store.dependencies }
+  public var dependencies: DependencyValues { backend.actions().store.dependencies }
 
   /// Sends `action` and asserts the state it produced.
   ///
@@ -118,33 +105,64 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) async -> StoreTask {
-    let actions = actions
+    let actions = backend.actions()
     let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
-    let label = "send(\(Describe.action(action)))"
+    // Described only for a failure message: rendering an action is costly.
+    let label: @Sendable () -> String = { "send(\(Describe.action(action)))" }
     reportProblems(of: actions, at: location)
-    reportUnasserted(of: actions, before: label, at: location)
-    let index = actions.beginSend(label, at: location)
+    reportUnasserted(of: actions, before: label(), at: location)
+    let index = actions.ledger.beginSend(label, at: location)
     let task = actions.store.send(action)
-    guard let reduction = await reduction(of: index, label: label, at: location) else { return task }
-    assertStep(label, reduction, update: update, at: location)
-    return task
-  }
-
-  /// Waits (event-driven) for the reduction of the send `index`; it is
-  /// already there unless another thread was reducing.
-  private nonisolated(nonsending) func reduction(
-    of index: Int, label: String, at location: FailureLocation
-  ) async -> StateChange<Reducer.State>? {
-    let actions = actions
+    // The reduction is booked already unless another thread was reducing
+    // (or has yet to reduce what it queued); then wait, event-driven.
     let deadline = ContinuousClock.now + timeout
     while true {
       let generation = actions.ledger.wakeup.generation
-      if let reduction = actions.takeReduction(of: index) { return reduction }
+      if let reduction = actions.ledger.takeReduction(of: index) {
+        assertStep(label(), reduction, update: update, at: location)
+        return task
+      }
       if await !actions.ledger.wakeup.wait(since: generation, until: deadline) {
         reporter.report(
-          "\(label): the action was not reduced within \(Describe.duration(timeout)).", at: location)
-        return nil
+          "\(label()): the action was not reduced within \(Describe.duration(timeout)).", at: location)
+        return task
       }
     }
+  }
+
+  /// Drops the actions and activities received so far without asserting
+  /// them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID (errors effects threw are reported
+  ///     here).
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipReceivedActions(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipReceived(of: backend.actions(), at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
+  /// Cancels every effect still running, and stops `finish()` from
+  /// counting the effects running now.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID (errors effects threw are reported
+  ///     here).
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipInFlightEffects(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipInFlight(of: backend.actions(), at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 }

@@ -21,7 +21,7 @@ struct ReducerBooks<State: Sendable>: Sendable {
 /// The method-reducer half of a `TestStore`: the `ReducerStore` under test
 /// and the event observer that attributes every committed mutation to the
 /// test's own `commit` or to the `dispatch` whose action committed it.
-final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
+final class ReducerBackend<Reducer: ReducerType>: ShapeBackend<Reducer>, TestStoreBackend {
   typealias Item = ReducerMutation<Reducer.TargetState>
   typealias Activity = Reducer.TargetActivity
   typealias State = Reducer.TargetState
@@ -64,23 +64,11 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
     }
   }
 
-  var vocabulary: Vocabulary<Item> {
-    Vocabulary(
-      unassertedItems: "committed mutation(s)",
-      skipItemsCall: "skipReceivedMutations()",
-      nextItem: "committed mutation",
-      nothingRunning: "no mutation was committed, and no dispatched action is running that could commit one.",
-      nothingRunningForActivity: "no activity was sent, and no dispatched action is running that could send one.",
-      leftoverItems: "mutation(s) committed but not asserted",
-      leftoverOrigin: "committed by",
-      activityOrigin: "sent by",
-      mixedOrigin: "from",
-      stillRunning: { context, origin in
-        "\(context): \(origin) is still running. Receive its mutations, or call skipInFlightActions()."
-      },
-      describe: { $0.name },
-      describeNext: { $0.name.debugDescription })
-  }
+  override func methods() -> ReducerBackend<Reducer> { self }
+
+  var shape: TestShape { .methods }
+
+  func describe(_ item: Item, quoted: Bool) -> String { quoted ? item.name.debugDescription : item.name }
 
   var canProduce: Bool { ledger.hasPendingWork }
 
@@ -92,9 +80,6 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
   func timeoutMessage(label: String, timeout: Duration, waitingFor what: String) -> String {
     "\(label): timed out after \(Describe.duration(timeout)) waiting for the \(what)."
   }
-
-  /// Dispatched actions report their errors through their handle.
-  func takeProblems() -> [String] { [] }
 
   func cancelRunningWork() {
     let cancels = ledger.read { data in
@@ -154,7 +139,7 @@ final class ReducerBackend<Reducer: ReducerType>: TestStoreBackend {
   func dispatch<Result: Sendable>(
     _ action: ReducerAction<Reducer, Result>, label: String, at location: FailureLocation
   ) -> Task<Result, any Error> {
-    let index = ledger.begin(label, at: location)
+    let index = ledger.begin({ label }, at: location)
     let name = action.name
     ledger.modify { data in
       data.extra.runEntries[index] = data.origins[index].timeline.append({ "\(name) started" }, status: .running)

@@ -42,34 +42,21 @@ extension TestStore where Reducer: ReducerType {
       location: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
-  /// The method-reducer half.
-  var methods: ReducerBackend<Reducer> {
-    // Safe by construction: the initializer above is the only one that
-    // makes a test store whose `Reducer` is a `ReducerType`, and it stores
-    // exactly this backend. (A type that were both a `ReducerType` and an
-    // `ActionReducer` could not be passed to either initializer: the call
-    // would be ambiguous.)
-    guard let methods = backend as? ReducerBackend<Reducer> else {
-      fatalError("A TestStore of a ReducerType holds a ReducerBackend.")
-    }
-    return methods
-  }
-
   /// The store under test. Commit and dispatch through the test store so
   /// that every change is asserted.
-  public var store: ReducerStore<Reducer> { methods.store }
+  public var store: ReducerStore<Reducer> { backend.methods().store }
 
   /// The store's current state.
-  public var state: Reducer.TargetState { methods.store.state.current }
+  public var state: Reducer.TargetState { backend.methods().store.state.current }
 
   /// The reducer under test, with its dependencies.
-  public var reducer: Reducer { methods.store.reducer }
+  public var reducer: Reducer { backend.methods().store.reducer }
 
   /// The dependency values the store under test uses: those given to
   /// `withDependencies:`, and each other key's test value. Read them to
   /// reach what the test controls (`store.dependencies.clock` is the
   /// store's own `TestClock` unless one was given).
-  public var dependencies: DependencyValues { methods.store.dependencies }
+  public var dependencies: DependencyValues { backend.methods().store.dependencies }
 
   /// Commits a mutation of the reducer and asserts the state it produced.
   ///
@@ -96,7 +83,7 @@ extension TestStore where Reducer: ReducerType {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let methods = methods
+    let methods = backend.methods()
     let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
     let mutation = mutation(methods.store.reducer)
     let label = "commit(\(mutation.name))"
@@ -136,11 +123,45 @@ extension TestStore where Reducer: ReducerType {
     line: UInt = #line,
     column: UInt = #column
   ) -> DispatchedAction<Result> {
-    let methods = methods
+    let methods = backend.methods()
     let location = FailureLocation(fileID: fileID, filePath: file, line: line, column: column)
     let action = action(methods.store.reducer)
     let label = "dispatch(\(action.name))"
     reportUnasserted(of: methods, before: label, at: location)
     return DispatchedAction(task: methods.dispatch(action, label: label, at: location))
+  }
+
+  /// Drops the mutations and activities received so far without
+  /// asserting them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID.
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipReceivedMutations(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipReceived(of: backend.methods(), at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  }
+
+  /// Cancels every dispatched action still running, and stops `finish()`
+  /// from counting them.
+  ///
+  /// - Parameters:
+  ///   - fileID: The call's file ID.
+  ///   - file: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
+  public func skipInFlightActions(
+    fileID: StaticString = #fileID,
+    file: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    skipInFlight(of: backend.methods(), at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 }

@@ -11,8 +11,9 @@
 final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: Sendable>: Sendable {
   /// One `send` or `dispatch` the test made.
   struct Origin: Sendable {
-    /// `send(.load)`, `dispatch(refresh())`.
-    let label: String
+    /// Forms `label`: only a failure message needs it, and describing an
+    /// action is costly.
+    let describeLabel: @Sendable () -> String
     let location: FailureLocation
     /// Work attributed to it that has not ended: its own reduction or run,
     /// and every effect it started, transitively.
@@ -21,6 +22,9 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
     var skipped = false
     /// What its work did, in order.
     var timeline = Timeline()
+
+    /// `send(.load)`, `dispatch(refresh())`.
+    var label: String { describeLabel() }
 
     /// Whether work attributed to it still counts as running.
     var isRunning: Bool { pending > 0 && !skipped }
@@ -37,6 +41,16 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
 
     var isActivity: Bool {
       if case .activity = self { true } else { false }
+    }
+
+    /// The action or mutation, if it is one.
+    var item: Item? {
+      if case .item(let item, _) = self { item } else { nil }
+    }
+
+    /// The activity, if it is one.
+    var activity: Activity? {
+      if case .activity(let activity) = self { activity } else { nil }
     }
   }
 
@@ -69,6 +83,8 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
   struct Data: Sendable {
     var origins: [Origin] = []
     var received: [Received] = []
+    /// Failures to report at the next step (errors effects threw).
+    var problems: [String] = []
     var extra: Extra
 
     /// Queues `produced` for the test to assert and notes it in its
@@ -79,14 +95,6 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
     ) {
       let entry = origin.map { origins[$0].timeline.append(describe, status: .notAsserted) }
       received.append(Received(produced: produced, origin: origin, entry: entry, isSettled: settled))
-    }
-
-    /// Hands out everything booked so far: the thread that reduced it has
-    /// reduced what it queued.
-    mutating func settle() {
-      for index in received.indices where !received[index].isSettled {
-        received[index].isSettled = true
-      }
     }
 
     /// Marks what became of `received` in its origin's timeline.
@@ -127,9 +135,9 @@ final class Ledger<Item: Sendable, Activity: Sendable, State: Sendable, Extra: S
   /// Records a new origin, with its own reduction or run pending.
   ///
   /// - Returns: Its index.
-  func begin(_ label: String, at location: FailureLocation) -> Int {
+  func begin(_ label: @escaping @Sendable () -> String, at location: FailureLocation) -> Int {
     update { data in
-      data.origins.append(Origin(label: label, location: location))
+      data.origins.append(Origin(describeLabel: label, location: location))
       return data.origins.count - 1
     }
   }

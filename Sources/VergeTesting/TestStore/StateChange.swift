@@ -1,5 +1,5 @@
 /// One step's change of state: the state before it and the state it
-/// produced.
+/// produced, checked once against the test's assertion closure.
 ///
 /// A reference whose states live on the heap, so that the books, the step
 /// that takes a change from them and its assertion hold no state-sized
@@ -7,11 +7,20 @@
 /// build every state-sized temporary takes a slot of its own, yet a 64 KiB
 /// state must fit a 512 KiB thread with room left for the state's own `==`.
 ///
-/// `@unchecked Sendable`: the states are written once, in `init`, and only
-/// read afterwards; `State` is `Sendable`.
+/// Each state is copied once, into this change; the check then works where
+/// the states are. With exhaustivity on, the test's closure mutates the
+/// state from before the step in place into the expected one (a change is
+/// checked once, so nothing needs it afterwards), which a copy-on-write
+/// field the closure writes then changes without copying.
+///
+/// `@unchecked Sendable`: the states are written in `init`, and afterwards
+/// only by the check of the one step that took the change from the books,
+/// on the test's task; `State` is `Sendable`.
 final class StateChange<State: Sendable>: @unchecked Sendable {
-  /// `before` first, `after` second.
-  private let states: UnsafeMutablePointer<StatePair<State>>
+  /// `first` the state before the step (then the expected state, once a
+  /// check drafted it there), `second` the state after it. Checked where
+  /// it is, with `StatePair.verdict(_:_:exhaustive:update:)`.
+  let states: UnsafeMutablePointer<StatePair<State>>
 
   /// A change whose states `initialize` writes to the two (uninitialized)
   /// addresses it is given: `before`, then `after`.
@@ -25,26 +34,13 @@ final class StateChange<State: Sendable>: @unchecked Sendable {
     states.deallocate()
   }
 
-  /// The state before the step (a copy).
-  var before: State { states.pointee.first }
-
-  /// The state the step produced (a copy).
-  var after: State { states.pointee.second }
-
-  /// A draft of the expected state on the heap: `first` a copy of the
-  /// state before the step (or after it, when `fromAfter` is true) for the
-  /// test's closure to change, `second` a copy of the state after it.
-  func draft(fromAfter: Bool) -> UnsafeMutablePointer<StatePair<State>> {
-    let draft = UnsafeMutablePointer<StatePair<State>>.allocate(capacity: 1)
-    let source = StatePair.field(states, second: fromAfter)
-    StatePair.initialize(draft, first: source, second: StatePair.field(states, second: true))
-    return draft
+  /// Writes a copy of the state after the step over the state before it,
+  /// for a partial check: the test's closure then changes only the fields
+  /// it assigns.
+  func draftFromAfter() {
+    StatePair.field(states, second: false).deinitialize(count: 1)
+    StatePair.field(states, second: false).initialize(from: StatePair.field(states, second: true), count: 1)
   }
-}
-
-extension StateChange where State: Equatable {
-  /// Whether the step left the state as it was.
-  var isUnchanged: Bool { StatePair.equal(&states.pointee) }
 }
 
 /// Two states side by side, so that they can be compared in place: an
@@ -52,16 +48,15 @@ extension StateChange where State: Equatable {
 /// class's stored property, even one of two `inout` arguments) into a
 /// temporary before passing it to `==`, but not the stored properties of a
 /// struct a method is called on.
+///
+/// The functions on a passing step's path hold no state-sized temporary
+/// (an unoptimized build reserves, when a generic function starts, a stack
+/// slot for every state-sized temporary it has anywhere, also on branches
+/// it does not take); the failure messages, which read copies out, are
+/// made in a function of their own.
 struct StatePair<State> {
   var first: State
   var second: State
-
-  /// Initializes the pair at `pair` with copies of the states at `first`
-  /// and `second`, without a temporary on the stack.
-  static func initialize(_ pair: UnsafeMutablePointer<Self>, first: UnsafePointer<State>, second: UnsafePointer<State>) {
-    field(pair, second: false).initialize(from: first, count: 1)
-    field(pair, second: true).initialize(from: second, count: 1)
-  }
 
   /// The address of `first` (or of `second`) in the pair at `pair`, which
   /// may not be initialized yet.
@@ -76,10 +71,55 @@ struct StatePair<State> {
     assert(offset == MemoryLayout<Self>.offset(of: second ? \Self.second : \Self.first))
     return (UnsafeMutableRawPointer(pair) + offset).assumingMemoryBound(to: State.self)
   }
+
+  /// The field-by-field difference, `first` as the expected state.
+  @inline(never)
+  static func diff(_ pair: inout Self) -> String {
+    StateDiff.render(expected: pair.first, actual: pair.second)
+  }
 }
 
 extension StatePair where State: Equatable {
-  static func equal(_ pair: inout Self) -> Bool { pair.areEqual() }
+  /// Checks a step, on its states where they are, against the test's
+  /// closure and returns the failure message, if any.
+  ///
+  /// Exhaustive, the closure mutates the state from before the step in
+  /// place (`first`), and the result must equal the state after it
+  /// (`second`), which must differ from the state before; without a
+  /// closure the state must not have changed. Partial, `first` is a copy
+  /// of the state after the step (`StateChange.draftFromAfter()`), so only
+  /// the fields the closure assigns are checked. Either way `first` is the
+  /// expected state afterwards: an exhaustive check runs at most once, and
+  /// before any partial one.
+  ///
+  /// - Parameters:
+  ///   - label: How the step is named in messages (`send(.increment)`).
+  ///   - pair: The step's states.
+  ///   - exhaustive: Whether everything is compared, or only what the
+  ///     closure assigns.
+  ///   - update: The test's closure, or `nil` when it gave none.
+  /// - Returns: The failure message, or `nil` when the step is as expected.
+  static func verdict(
+    _ label: @autoclosure () -> String, _ pair: inout Self, exhaustive: Bool, update: ((inout State) throws -> Void)?
+  ) -> String? {
+    guard let update else {
+      guard exhaustive, !pair.areEqual() else { return nil }
+      return "\(label()) changed the state, but no assertion closure describes the change:\n" + diff(&pair)
+    }
+    let unchanged = exhaustive && pair.areEqual()
+    do {
+      try update(&pair.first)
+    } catch {
+      return "\(label()): the assertion closure threw \(error)."
+    }
+    if !pair.areEqual() {
+      return "\(label()): the state is not what was expected:\n" + diff(&pair)
+    }
+    if unchanged {
+      return "\(label()): the assertion closure expects a change, but the state did not change."
+    }
+    return nil
+  }
 
   private func areEqual() -> Bool { first == second }
 }

@@ -29,7 +29,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await finish(
-      backend, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+      books, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   private nonisolated(nonsending) func finish<Backend: TestStoreBackend>(
@@ -53,7 +53,7 @@ extension TestStore {
 
   /// Reports what was produced and not asserted, and work still running.
   func reportLeftovers(context: String, to reporter: TestFailureReporter, at location: FailureLocation) {
-    reportLeftovers(of: backend, context: context, to: reporter, at: location)
+    reportLeftovers(of: books, context: context, to: reporter, at: location)
   }
 
   private func reportLeftovers<Backend: TestStoreBackend>(
@@ -61,7 +61,7 @@ extension TestStore {
   ) {
     let received = backend.ledger.takeReceived()
     let origins = backend.ledger.origins
-    let vocabulary = backend.vocabulary
+    let shape = backend.shape
     var byOrigin: [Int?: [Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced]] = [:]
     for item in received {
       byOrigin[item.origin, default: []].append(item.produced)
@@ -72,17 +72,16 @@ extension TestStore {
       let activities = list.count(where: \.isActivity)
       let items = list.count - activities
       let counts = [
-        items > 0 ? "\(items) \(vocabulary.leftoverItems)" : nil,
+        items > 0 ? "\(items) \(shape.item)(s) \(shape.produced) but not asserted" : nil,
         activities > 0 ? "\(activities) activity(ies) sent but not asserted" : nil,
       ].compactMap { $0 }.joined(separator: ", and ")
-      let lines = list.map { "  " + Self.describe($0, vocabulary) }.joined(separator: "\n")
+      let lines = list.map { "  " + Self.describe($0, in: backend) }.joined(separator: "\n")
       if let origin {
         let source = origins[origin]
-        let joint =
-          activities == 0 ? vocabulary.leftoverOrigin : items == 0 ? vocabulary.activityOrigin : vocabulary.mixedOrigin
+        let joint = shape.leftoverJoint(items: items > 0, activities: activities > 0)
         var message = "\(context): \(counts), \(joint) \(source.label):\n" + lines
         if source.isRunning && backend.canProduce {
-          message += "\n" + vocabulary.stillRunning(context, source.label)
+          message += "\n" + shape.stillRunning(context, source.label)
         }
         reported.insert(origin)
         reporter.report(message + "\n" + timeline(of: source), at: source.location)
@@ -93,7 +92,7 @@ extension TestStore {
     for (index, origin) in origins.enumerated()
     where origin.isRunning && backend.canProduce && !reported.contains(index) {
       reporter.report(
-        vocabulary.stillRunning(context, origin.label) + "\n" + timeline(of: origin), at: origin.location)
+        shape.stillRunning(context, origin.label) + "\n" + timeline(of: origin), at: origin.location)
     }
     backend.reportUnattributedWork(context: context, reporter: reporter, at: location)
   }

@@ -3,19 +3,29 @@
 /// store's work produced, and skipping.
 extension TestStore {
   /// Checks one step's change of state against the test's closure and
-  /// reports a mismatch at `location`.
+  /// reports a mismatch at `location`; with exhaustivity
+  /// `.off(showSkippedAssertions: true)`, shows what `.on` would have
+  /// reported.
   func assertStep<State: Equatable>(
-    _ label: String,
+    _ label: @autoclosure () -> String,
     _ change: StateChange<State>,
     update: ((inout State) throws -> Void)?,
     at location: FailureLocation
   ) {
-    if let message = StateAssertion.check(label, change, exhaustivity: exhaustivity, update: update) {
+    guard !exhaustivity.isOn else {
+      if let message = StatePair.verdict(label(), &change.states.pointee, exhaustive: true, update: update) {
+        reporter.report(message, at: location)
+      }
+      return
+    }
+    let skipped = skippedAssertions
+    let strict =
+      skipped == nil ? nil : StatePair.verdict(label(), &change.states.pointee, exhaustive: true, update: update)
+    if update != nil { change.draftFromAfter() }
+    if let message = StatePair.verdict(label(), &change.states.pointee, exhaustive: false, update: update) {
       reporter.report(message, at: location)
-    } else if let skipped = skippedAssertions,
-      let message = StateAssertion.check(label, change, exhaustivity: .on, update: update)
-    {
-      skipped.report(message, at: location)
+    } else if let skipped, let strict {
+      skipped.report(strict, at: location)
     }
   }
 
@@ -25,9 +35,15 @@ extension TestStore {
     exhaustivity.showsSkippedAssertions ? reporter.showingSkippedAssertions : nil
   }
 
-  /// Reports the problems the backend collected (errors effects threw).
+  /// Reports the problems the books collected (errors effects threw; a
+  /// method reducer's dispatched actions report theirs through their
+  /// handle).
   func reportProblems<Backend: TestStoreBackend>(of backend: Backend, at location: FailureLocation) {
-    for problem in backend.takeProblems() {
+    let problems = backend.ledger.modify { data in
+      defer { data.problems = [] }
+      return data.problems
+    }
+    for problem in problems {
       reporter.report(problem, at: location)
     }
   }
@@ -35,86 +51,44 @@ extension TestStore {
   /// With exhaustivity on, reports (at `location`) what was produced and
   /// not asserted before the step `label`; drops it either way.
   func reportUnasserted<Backend: TestStoreBackend>(
-    of backend: Backend, before label: String, at location: FailureLocation
+    of backend: Backend, before label: @autoclosure () -> String, at location: FailureLocation
   ) {
     let pending = backend.ledger.takeReceived(marking: exhaustivity.isOn ? .notAsserted : .skipped)
     guard let reporter = exhaustivity.isOn ? reporter : skippedAssertions, !pending.isEmpty else { return }
     let origins = backend.ledger.origins
-    let vocabulary = backend.vocabulary
+    let shape = backend.shape
     let list = pending.map { received in
-      "  " + Self.describe(received.produced, vocabulary) + (received.origin.map { origins[$0].fromClause } ?? "")
+      "  " + Self.describe(received.produced, in: backend) + (received.origin.map { origins[$0].fromClause } ?? "")
     }
     let activities = pending.count(where: \.produced.isActivity)
     let items = pending.count - activities
     let counts = [
-      items > 0 ? "\(items) \(vocabulary.unassertedItems)" : nil,
+      items > 0 ? "\(items) \(shape.produced) \(shape.item)(s)" : nil,
       activities > 0 ? "\(activities) sent activity(ies)" : nil,
     ].compactMap { $0 }.joined(separator: " and ")
     let calls = [items > 0 ? "receive" : nil, activities > 0 ? "receiveActivity" : nil]
       .compactMap { $0 }.joined(separator: " and ")
     reporter.report(
-      "\(label): \(counts) must be asserted with \(calls), or skipped with \(vocabulary.skipItemsCall), first:\n"
+      "\(label()): \(counts) must be asserted with \(calls), or skipped with \(shape.skipItemsCall), first:\n"
         + list.joined(separator: "\n"),
       at: location)
   }
 
   /// `.tick`, `setPhotos(_:)`, `activity .posted("hi")`: one produced thing
   /// in a list.
-  static func describe<Item, Activity, State>(
-    _ produced: Ledger<Item, Activity, State, some Sendable>.Produced, _ vocabulary: Vocabulary<Item>
+  static func describe<Backend: TestStoreBackend>(
+    _ produced: Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced, in backend: Backend
   ) -> String {
     switch produced {
-    case .item(let item, _): return vocabulary.describe(item)
+    case .item(let item, _): return backend.describe(item, quoted: false)
     case .activity(let activity): return "activity " + Describe.action(activity)
     }
   }
 
-  /// Waits for the next item (action or mutation) for which `predicate` is
-  /// true and asserts the state it produced.
-  nonisolated(nonsending) func receiveItem<Backend: TestStoreBackend>(
-    from backend: Backend,
-    label: String,
-    timeout: Duration?,
-    waitingFor what: String,
-    matching predicate: (Backend.Item) -> Bool,
-    update: ((inout Backend.State) throws -> Void)?,
-    at location: FailureLocation
-  ) async {
-    await receiveNext(
-      from: backend, label: label, timeout: timeout, waitingFor: what, activity: false,
-      nothingRunning: backend.vocabulary.nothingRunning,
-      matching: { produced in
-        guard case .item(let item, _) = produced else { return false }
-        return predicate(item)
-      },
-      matched: { produced in
-        guard case .item(_, let change) = produced else { return }
-        assertStep(label, change, update: update, at: location)
-      },
-      at: location)
-  }
-
-  /// Waits for the next activity and checks that it is `expected`.
-  nonisolated(nonsending) func receiveActivity<Backend: TestStoreBackend>(
-    from backend: Backend,
-    _ expected: Backend.Activity,
-    timeout: Duration?,
-    at location: FailureLocation
-  ) async where Backend.Activity: Equatable {
-    await receiveNext(
-      from: backend, label: "receiveActivity(\(Describe.action(expected)))", timeout: timeout,
-      waitingFor: "activity", activity: true, nothingRunning: backend.vocabulary.nothingRunningForActivity,
-      matching: { produced in
-        guard case .activity(let activity) = produced else { return false }
-        return activity == expected
-      },
-      matched: { _ in },
-      at: location)
-  }
-
   /// Waits for the next thing of one kind (an activity, or an action or
   /// mutation) that the store's work produced and `predicate` accepts, and
-  /// hands it to `matched`.
+  /// asserts the state an action or mutation produced with `update`: every
+  /// `receive` and `receiveActivity` of both shapes.
   ///
   /// The two kinds are matched each in its own order: an activity an effect
   /// sends is delivered at once, while an action it sent before may still
@@ -123,19 +97,16 @@ extension TestStore {
   /// skipped. The wait ends as soon as the store produces
   /// something, fails at once when nothing runs that could produce it, and
   /// fails after `timeout`.
-  private nonisolated(nonsending) func receiveNext<Backend: TestStoreBackend>(
+  nonisolated(nonsending) func receive<Backend: TestStoreBackend>(
     from backend: Backend,
-    label: String,
-    timeout: Duration?,
-    waitingFor what: String,
+    _ label: String,
     activity: Bool,
-    nothingRunning: String,
+    timeout: Duration?,
     matching predicate: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Bool,
-    matched: (Ledger<Backend.Item, Backend.Activity, Backend.State, Backend.Extra>.Produced) -> Void,
+    update: ((inout Backend.State) throws -> Void)?,
     at location: FailureLocation
   ) async {
     let ledger = backend.ledger
-    let vocabulary = backend.vocabulary
     let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now + timeout
     while true {
@@ -148,7 +119,7 @@ extension TestStore {
       switch ledger.popReceived(activity: activity) {
       case .nothing:
         guard producing else {
-          reporter.report("\(label): \(nothingRunning)", at: location)
+          reporter.report("\(label): \(backend.shape.nothingRunning(activity: activity))", at: location)
           return
         }
       case .settling:
@@ -158,12 +129,13 @@ extension TestStore {
       case .received(let received):
         if predicate(received.produced) {
           ledger.mark(received, .asserted)
-          matched(received.produced)
+          if case .item(_, let change) = received.produced { assertStep(label, change, update: update, at: location) }
           return
         }
         let next: String
         switch received.produced {
-        case .item(let item, _): next = "\(vocabulary.nextItem) is \(vocabulary.describeNext(item))"
+        case .item(let item, _):
+          next = "\(backend.shape.produced) \(backend.shape.item) is \(backend.describe(item, quoted: true))"
         case .activity(let activity): next = "received activity is \(Describe.action(activity))"
         }
         guard !exhaustivity.isOn else {
@@ -176,6 +148,7 @@ extension TestStore {
       }
       backend.watchForIdle()
       if await !ledger.wakeup.wait(since: generation, until: deadline) {
+        let what = activity ? "activity" : backend.shape.item
         reporter.report(backend.timeoutMessage(label: label, timeout: timeout, waitingFor: what), at: location)
         return
       }

@@ -84,23 +84,27 @@ public final class TestStore<Reducer> {
   public let reporter: TestFailureReporter
 
   /// The shape's half: an `ActionBackend<Reducer>` when `Reducer` is an
-  /// `ActionReducer`, a `ReducerBackend<Reducer>` when it is a
-  /// `ReducerType`; fixed by the initializer that made the test store.
-  let backend: any TestStoreBackend
+  /// `ActionReducer` (`backend.actions()`), a `ReducerBackend<Reducer>`
+  /// when it is a `ReducerType` (`backend.methods()`); fixed by the
+  /// initializer that made the test store.
+  let backend: ShapeBackend<Reducer>
+  /// The same backend, for the logic both shapes share.
+  let books: any TestStoreBackend
   /// Where the test store was made; failures at release point here.
   let location: FailureLocation
   /// Set by `finish()`: nothing is reported at release then.
   var finished = false
 
   /// Called by the shapes' public initializers.
-  init(
-    backend: any TestStoreBackend,
+  init<Backend: ShapeBackend<Reducer> & TestStoreBackend>(
+    backend: Backend,
     exhaustivity: Exhaustivity,
     timeout: Duration,
     reporter: TestFailureReporter,
     location: FailureLocation
   ) {
     self.backend = backend
+    self.books = backend
     self.exhaustivity = exhaustivity
     self.timeout = timeout
     self.reporter = reporter
@@ -111,7 +115,7 @@ public final class TestStore<Reducer> {
     if !finished, let reporter = exhaustivity.isOn ? reporter : skippedAssertions {
       reportLeftovers(context: "The test store was released without finish()", to: reporter, at: location)
     }
-    skipAndCancelRunningWork(of: backend)
-    backend.tearDown()
+    skipAndCancelRunningWork(of: books)
+    books.tearDown()
   }
 }

@@ -1,8 +1,31 @@
+import VergeNeue
+
+/// What a `TestStore` holds of its reducer's shape: its backend, reached
+/// typed without a cast.
+///
+/// `actions()` exists only where `Reducer` is an `ActionReducer`, and the
+/// enum-action initializer, the only one for such a reducer, makes an
+/// `ActionBackend`, which overrides it; `methods()` likewise for a
+/// `ReducerType` and `ReducerBackend`. (A type that were both could not be
+/// passed to either initializer: the call would be ambiguous.) Swift has no
+/// abstract methods, so the base's bodies, never run, stop the process.
+class ShapeBackend<Reducer> {
+  /// The enum-action backend.
+  func actions() -> ActionBackend<Reducer> where Reducer: ActionReducer {
+    fatalError("An ActionReducer's test store holds an ActionBackend, which overrides actions().")
+  }
+
+  /// The method-reducer backend.
+  func methods() -> ReducerBackend<Reducer> where Reducer: ReducerType {
+    fatalError("A ReducerType's test store holds a ReducerBackend, which overrides methods().")
+  }
+}
+
 /// The part of a `TestStore` that depends on the reducer's shape: the store
-/// under test, how its events reach the ledger, and the words its failure
-/// messages use. `TestStore` runs the shared logic (waiting, receiving,
-/// skipping, leftover reporting) against it.
-protocol TestStoreBackend: AnyObject, Sendable {
+/// under test and how its events reach the ledger. `TestStore` runs the
+/// shared logic (waiting, receiving, skipping, leftover reporting) against
+/// it.
+protocol TestStoreBackend: AnyObject {
   /// What the store's own work produces besides activities: an action, or
   /// a mutation.
   associatedtype Item: Sendable
@@ -13,8 +36,11 @@ protocol TestStoreBackend: AnyObject, Sendable {
 
   /// The books.
   var ledger: Ledger<Item, Activity, State, Extra> { get }
-  /// The words of the failure messages.
-  var vocabulary: Vocabulary<Item> { get }
+  /// Which shape it is, for the words of the failure messages.
+  var shape: TestShape { get }
+  /// `.tick`, `setPhotos(_:)`: an item in a failure message; `quoted`, as
+  /// the test would write it in `receive` (`"setPhotos(_:)"`).
+  func describe(_ item: Item, quoted: Bool) -> String
 
   /// Whether anything runs that could still produce an item.
   var canProduce: Bool { get }
@@ -27,8 +53,6 @@ protocol TestStoreBackend: AnyObject, Sendable {
   /// `"timed out after 1 s; …"`: the message when `receive` times out
   /// waiting for `what` (`mutation`, `activity`).
   func timeoutMessage(label: String, timeout: Duration, waitingFor what: String) -> String
-  /// Removes and returns problems to report at once (errors effects threw).
-  func takeProblems() -> [String]
   /// Cancels the work still running (after the ledger marked what it
   /// skips).
   func cancelRunningWork()
@@ -39,32 +63,65 @@ protocol TestStoreBackend: AnyObject, Sendable {
   func tearDown()
 }
 
-/// The words a reducer shape's failure messages use, so both shapes share
-/// one implementation of each message.
-struct Vocabulary<Item>: Sendable {
-  /// `received action(s)`: before a send, for items not asserted.
-  let unassertedItems: String
-  /// `skipReceivedActions()`.
-  let skipItemsCall: String
-  /// `received action`: in "the next received action is …".
-  let nextItem: String
-  /// The `receive` failure when nothing runs.
-  let nothingRunning: String
-  /// The `receiveActivity` failure when nothing runs.
-  let nothingRunningForActivity: String
-  /// `action(s) received but not asserted`: at the end of a test.
-  let leftoverItems: String
-  /// `sent by effects of`: joins leftover items to their origin.
-  let leftoverOrigin: String
-  /// `sent by effects of`: joins leftover activities to their origin.
-  let activityOrigin: String
-  /// `sent by effects of`: joins a mix of leftover items and activities to
-  /// their origin.
-  let mixedOrigin: String
+/// The two reducer shapes, and the words their failure messages use: an
+/// enum-action test store *receives actions* that *effects* send, a
+/// method-reducer one *mutations* that *dispatched actions* commit.
+enum TestShape: Sendable {
+  case actions
+  case methods
+
+  /// `action`, `mutation`: what the store's work produces.
+  var item: String {
+    switch self {
+    case .actions: "action"
+    case .methods: "mutation"
+    }
+  }
+
+  /// `received`, `committed`: what happened to it.
+  var produced: String {
+    switch self {
+    case .actions: "received"
+    case .methods: "committed"
+    }
+  }
+
+  /// `skipReceivedActions()`, `skipReceivedMutations()`.
+  var skipItemsCall: String {
+    switch self {
+    case .actions: "skipReceivedActions()"
+    case .methods: "skipReceivedMutations()"
+    }
+  }
+
+  /// The `receive` failure when nothing runs; `activity`: of
+  /// `receiveActivity`.
+  func nothingRunning(activity: Bool) -> String {
+    switch (self, activity) {
+    case (.actions, false): "no action was received, and no effect is running that could send one."
+    case (.actions, true): "no activity was sent, and no effect is running that could send one."
+    case (.methods, false): "no mutation was committed, and no dispatched action is running that could commit one."
+    case (.methods, true): "no activity was sent, and no dispatched action is running that could send one."
+    }
+  }
+
+  /// What joins leftovers to their origin: `sent by effects of`, or for a
+  /// method reducer `committed by` (items), `sent by` (activities), `from`
+  /// (both).
+  func leftoverJoint(items: Bool, activities: Bool) -> String {
+    switch self {
+    case .actions: "sent by effects of"
+    case .methods: !activities ? "committed by" : !items ? "sent by" : "from"
+    }
+  }
+
   /// The end-of-test failure for an origin whose work still runs.
-  let stillRunning: @Sendable (_ context: String, _ origin: String) -> String
-  /// An item in a list (`.tick`, `setPhotos(_:)`).
-  let describe: @Sendable (Item) -> String
-  /// An item in "the next … is …" (`.tick`, `"setPhotos(_:)"`).
-  let describeNext: @Sendable (Item) -> String
+  func stillRunning(_ context: String, _ origin: String) -> String {
+    switch self {
+    case .actions:
+      "\(context): an effect started by \(origin) is still running. Receive its actions, or call skipInFlightEffects()."
+    case .methods:
+      "\(context): \(origin) is still running. Receive its mutations, or call skipInFlightActions()."
+    }
+  }
 }

@@ -141,7 +141,7 @@ final class IdentifiedArrayCostTests: XCTestCase {
     back.remove(id: -1)
     back.insert(Row(39_000), at: 39_000)
     XCTAssertTrue(back.isEqual(to: large, visitedNodes: &visited))
-    let allNodes = Self.size / ListNode<Row>.minimumFill
+    let allNodes = Self.size / (ListNode<Row>.leafCapacity / 4)
     XCTAssertLessThanOrEqual(visited, 4 * large.list.height * 3, "visited \(visited) nodes of up to \(allNodes)")
   }
 

@@ -35,16 +35,34 @@ extension Scenario {
       title: "Dependencies",
       cases: [
         BenchmarkCase(
-          name: "S7 send whose reducer reads one @Dependency (overridden where the store is made) vs S7 send",
+          name: overriddenCase,
           library: { steppedSend(overridden: true) },
           baseline: { counterSend() }),
         BenchmarkCase(
-          name: "S7 send whose reducer reads one @Dependency (its default) vs S7 send",
+          name: defaultCase,
           library: { steppedSend(overridden: false) },
           baseline: { counterSend() }),
       ],
-      targets: { _ in [] })
+      targets: { results in
+        [("An overridden dependency's read", overriddenCase), ("A default's read", defaultCase)].map { label, name in
+          .atMost(
+            "\(label): at most 40 instructions over the S7 send (a few dozen)",
+            results[name].flatMap(readCost), limit: 40, format: { Formatting.fixed($0, digits: 0) })
+        }
+      })
   }
+}
+
+private let overriddenCase = "S7 send whose reducer reads one @Dependency (overridden where the store is made) vs S7 send"
+private let defaultCase = "S7 send whose reducer reads one @Dependency (its default) vs S7 send"
+
+/// What the read adds to the send, in instructions; `nil` when the run was
+/// timed, whose figures are not judged against an instruction count.
+private func readCost(_ result: CaseResult) -> Double? {
+  guard let library = result.library.instructionsPerOperation,
+    let baseline = result.baseline.instructionsPerOperation
+  else { return nil }
+  return library - baseline
 }
 
 private func steppedSend(overridden: Bool) -> Workload {

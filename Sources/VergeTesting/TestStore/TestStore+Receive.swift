@@ -1,5 +1,9 @@
 import VergeNeue
 
+// What the store's work produced, received in order: both shapes' `receive`
+// and `receiveActivity` go through `TestStore.receive(from:_:activity:timeout:matching:update:at:)`
+// with a different predicate.
+
 extension TestStore where Reducer: ActionReducer {
   /// Waits for the next action that effects sent, checks that it is
   /// `expected`, and asserts the state it produced.
@@ -32,9 +36,9 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) async where Reducer.Action: Equatable {
-    await receiveItem(
-      from: actions, label: "receive(\(Describe.action(expected)))", timeout: timeout, waitingFor: "action",
-      matching: { $0 == expected }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+    await receive(
+      from: backend.actions(), "receive(\(Describe.action(expected)))", activity: false, timeout: timeout,
+      matching: { $0.item == expected }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// Waits for the next action that effects sent, checks that it is of the
@@ -72,9 +76,9 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await receiveItem(
-      from: actions, label: "receive(an action of the case carrying \(Child.self))", timeout: timeout,
-      waitingFor: "action", matching: { actionCase.extract($0) != nil }, update: update,
+    await receive(
+      from: backend.actions(), "receive(an action of the case carrying \(Child.self))", activity: false, timeout: timeout,
+      matching: { $0.item.flatMap(actionCase.extract) != nil }, update: update,
       at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
@@ -105,9 +109,9 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await receiveItem(
-      from: actions, label: "receive(an action matching the predicate)", timeout: timeout, waitingFor: "action",
-      matching: predicate, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+    await receive(
+      from: backend.actions(), "receive(an action matching the predicate)", activity: false, timeout: timeout,
+      matching: { $0.item.map(predicate) ?? false }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
   /// Waits for the next activity effects sent and checks that it is
@@ -142,42 +146,83 @@ extension TestStore where Reducer: ActionReducer {
     line: UInt = #line,
     column: UInt = #column
   ) async where Reducer.Activity: Equatable {
-    await receiveActivity(from: actions, expected, timeout: timeout, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+    await receive(
+      from: backend.actions(), "receiveActivity(\(Describe.action(expected)))", activity: true, timeout: timeout,
+      matching: { $0.activity == expected }, update: nil,
+      at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
+}
 
-  /// Drops the actions and activities received so far without asserting
-  /// them.
+extension TestStore where Reducer: ReducerType {
+  /// Waits for the next mutation a dispatched action committed, checks its
+  /// name, and asserts the state it produced.
+  ///
+  /// ```swift
+  /// await store.receive("setPhotos(_:)") { $0.photos = ["a"] }
+  /// ```
+  ///
+  /// With exhaustivity on, the next mutation must be the named one; with it
+  /// off, other mutations are skipped. The wait ends as soon as a mutation
+  /// is committed, fails at once when no dispatched action is running, and
+  /// fails after `timeout`.
   ///
   /// - Parameters:
-  ///   - fileID: The call's file ID (errors effects threw are reported
-  ///     here).
-  ///   - file: The call's file.
-  ///   - line: The call's line.
-  ///   - column: The call's column.
-  public func skipReceivedActions(
+  ///   - name: The mutation's name (`setPhotos(_:)`, or the name it was
+  ///     given).
+  ///   - timeout: How long to wait; the store's ``timeout`` when `nil`.
+  ///   - update: Mutates the state from before the mutation into the
+  ///     expected state after it; `nil` when it must change nothing.
+  ///   - fileID: The assertion's file ID.
+  ///   - file: The assertion's file.
+  ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
+  public nonisolated(nonsending) func receive(
+    _ name: String,
+    timeout: Duration? = nil,
+    assert update: ((inout Reducer.TargetState) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) {
-    skipReceived(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  ) async {
+    await receive(
+      from: backend.methods(), "receive(\(name.debugDescription))", activity: false, timeout: timeout,
+      matching: { $0.item?.name == name }, update: update, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 
-  /// Cancels every effect still running, and stops `finish()` from
-  /// counting the effects running now.
+  /// Waits for the next activity a dispatched action sent (with
+  /// `context.send(_:)`) and checks that it is `expected`.
+  ///
+  /// ```swift
+  /// let post = store.dispatch { $0.post("hi") }
+  /// await store.receive("append(_:)") { $0.comments = ["hi"] }
+  /// await store.receiveActivity(.commentPosted)
+  /// ```
+  ///
+  /// Activities are received in the order they were sent, apart from
+  /// mutations: with exhaustivity on, the next activity must be
+  /// `expected`; with it off, activities that do not match are skipped. An
+  /// activity nobody receives fails at the next step and at `finish()`,
+  /// pointing at its `dispatch`.
   ///
   /// - Parameters:
-  ///   - fileID: The call's file ID (errors effects threw are reported
-  ///     here).
-  ///   - file: The call's file.
-  ///   - line: The call's line.
-  ///   - column: The call's column.
-  public func skipInFlightEffects(
+  ///   - expected: The activity the test expects next.
+  ///   - timeout: How long to wait; the store's ``timeout`` when `nil`.
+  ///   - fileID: The assertion's file ID.
+  ///   - file: The assertion's file.
+  ///   - line: The assertion's line.
+  ///   - column: The assertion's column.
+  public nonisolated(nonsending) func receiveActivity(
+    _ expected: Reducer.TargetActivity,
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     file: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) {
-    skipInFlight(of: actions, at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
+  ) async where Reducer.TargetActivity: Equatable {
+    await receive(
+      from: backend.methods(), "receiveActivity(\(Describe.action(expected)))", activity: true, timeout: timeout,
+      matching: { $0.activity == expected }, update: nil,
+      at: FailureLocation(fileID: fileID, filePath: file, line: line, column: column))
   }
 }
