@@ -27,6 +27,16 @@ struct WrappedListFeature: ActionReducer {
   }
 }
 
+/// Whether `ChildStateMaker` chose to reach a child's state through its
+/// offset.
+private struct IsStored<Root, Value>: ChildStateMaker {
+  typealias Made = Bool
+
+  func callAsFunction<Place: ChildState<Root, Value>>(_ place: Place) -> Bool {
+    Place.self == StoredChildState<Root, Value>.self
+  }
+}
+
 final class CompositionPathTests: XCTestCase {
   private func wrappedStore(gate: Gate) -> ActionStore<Composed<Composed<Composed<WrappedListFeature>>>> {
     ActionStore(
@@ -37,10 +47,10 @@ final class CompositionPathTests: XCTestCase {
         .ifLet(\.detail, action: ListFeature.detailCase, then: RowFeature(gate: gate)))
   }
 
-  func testStoredPropertiesHaveAnOffsetAndComputedOnesNone() {
-    XCTAssertNotNil(StateField(\WrappedList.inner.counter).offset)
-    XCTAssertNil(StateField(\WrappedList.rows).offset)
-    XCTAssertNil(StateField(\WrappedList.detail).offset)
+  func testStoredPropertiesAreReachedThroughTheirOffsetAndComputedOnesThroughTheKeyPath() {
+    XCTAssertTrue(IsStored<WrappedList, AddressFeature.State>()(at: \WrappedList.inner.counter))
+    XCTAssertFalse(IsStored<WrappedList, IdentifiedArrayOf<RowFeature.State>>()(at: \WrappedList.rows))
+    XCTAssertFalse(IsStored<WrappedList, RowFeature.State?>()(at: \WrappedList.detail))
   }
 
   func testANestedStoredPartIsWrittenInPlace() {

@@ -50,15 +50,11 @@ extension Store {
       restored: restore.outcome.writesBack ? nil : restore.file)
     engine.start()
     if let restored = restore.value {
-      var count: UInt64 = 0
-      // `commitLarge` whatever the state's size: this code is not
-      // specialized for the state's type, and there `commit` reserves every
-      // temporary of all its paths at once, each the size of the state
-      // (1.7 MiB of stack for a 64 KiB state), where `commitLarge` keeps the
-      // states on the heap. Its extra cost does not matter once.
-      core.commitLarge(
-        trace: { CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line) },
-        countAfter: &count
+      // Out of line: this code is not specialized for the state's type,
+      // where an inlined commit would reserve every temporary of its small
+      // path at once, each the size of the state.
+      let (_, count) = commitOutOfLine(
+        trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line)
       ) { state in
         state.modify { $0[keyPath: part] = restored.value }
       }

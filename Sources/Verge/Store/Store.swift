@@ -180,35 +180,9 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     line: UInt = #line,
     _ body: (InoutRef<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try core.commit(trace: CommitTrace(name: name, file: file, function: function, line: line), body)
-  }
-
-  /// Changes the state with a trace that is formed only if a middleware asks
-  /// for it; for libraries built on Verge whose commit names are costly to
-  /// format (VergeNeue names a commit after its action).
-  @inlinable @inline(__always) @discardableResult
-  package func commit<Result, Failure: Error>(
-    trace: @autoclosure () -> CommitTrace,
-    _ body: (InoutRef<State>) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    try core.commit(trace: trace(), body)
-  }
-
-  /// Commits like `commit(trace:_:)`, for code that runs unspecialized
-  /// (VergeNeue's engines reach the store through the witness of a generic
-  /// type): a large state then costs no stack for the temporaries of the
-  /// small path, which would otherwise be inlined there at the state's size
-  /// each (a 64 KiB state must fit a 512 KiB thread).
-  ///
-  /// - Parameters:
-  ///   - trace: Describes the commit to commit middlewares.
-  ///   - body: Mutates the state through the `InoutRef` it receives.
-  /// - Returns: What `body` returned.
-  package func commitOutOfLine<Result>(
-    trace: @autoclosure () -> CommitTrace,
-    _ body: (InoutRef<State>) -> Result
-  ) -> Result {
-    core.commitOutOfLine(trace: trace, body)
+    var countAfter: UInt64 = 0
+    return try core.commit(
+      trace: CommitTrace(name: name, file: file, function: function, line: line), countAfter: &countAfter, body)
   }
 
   // MARK: - For inlinable code of VergeNeue and VergeORM
@@ -233,20 +207,42 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   }
 
   /// Commits like `commit(_:file:function:line:_:)`, with a trace formed
-  /// only if a commit middleware asks for it, and also returns the
+  /// only if a commit middleware asks for it (VergeNeue names a commit
+  /// after its action, which is costly to format), and also returns the
   /// `version` as it stood right after this commit.
   ///
   /// - Parameters:
   ///   - trace: Describes the commit to commit middlewares.
   ///   - body: Mutates the state through the `InoutRef` it receives.
   /// - Returns: What `body` returned, and the change count after the commit.
+  /// - Throws: What `body` threw, after leaving the state untouched.
   @inlinable @inline(__always)
-  package func countedCommit<Result>(
+  package func countedCommit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    _ body: (InoutRef<State>) throws(Failure) -> Result
+  ) throws(Failure) -> (result: Result, changeCount: UInt64) {
+    var count: UInt64 = 0
+    let result = try core.commit(trace: trace(), countAfter: &count, body)
+    return (result, count)
+  }
+
+  /// `countedCommit(trace:_:)` for code that runs unspecialized (VergeNeue's
+  /// engines reach the store through the witness of a generic type;
+  /// persistence restores from code generic over the state): a large state
+  /// then costs no stack for the temporaries of the small path, which would
+  /// otherwise be reserved there at the state's size each (a 64 KiB state
+  /// must fit a 512 KiB thread).
+  ///
+  /// - Parameters:
+  ///   - trace: Describes the commit to commit middlewares.
+  ///   - body: Mutates the state through the `InoutRef` it receives.
+  /// - Returns: What `body` returned, and the change count after the commit.
+  package func commitOutOfLine<Result>(
     trace: @autoclosure () -> CommitTrace,
     _ body: (InoutRef<State>) -> Result
   ) -> (result: Result, changeCount: UInt64) {
     var count: UInt64 = 0
-    let result = core.commit(trace: trace(), countAfter: &count, body)
+    let result = core.commitOutOfLine(trace: trace, countAfter: &count, body)
     return (result, count)
   }
 

@@ -268,18 +268,16 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   /// Reduces `action` and starts its effects.
   ///
-  /// This code runs unspecialized (the engine is generic and reached from
-  /// other modules), where every state-sized temporary takes a slot of its
-  /// own on the stack. So the states an observer or middleware sees are
-  /// kept on the heap, never in this frame: a 64 KiB state must fit a
-  /// 512 KiB thread.
+  /// With observers or middlewares it is the observed commit
+  /// (`FragmentAccess.observedWrite`, which keeps the states on the heap),
+  /// shared with method reducers.
   ///
-  /// - Parameter after: Receives where the state the reduction produced
+  /// - Parameter reported: Receives where the state the reduction produced
   ///   is, for the time of the call; for the middlewares' terminal, which
   ///   returns it.
   private func reduce(
     _ action: Action, cause: ActionCause<Action>, ticket: Ticket,
-    after: ((UnsafePointer<State>) -> Void)? = nil
+    after reported: ((UnsafePointer<State>) -> Void)? = nil
   ) {
     var effect = Effect<Action, Feature.Activity>.none
     // Formed only if a commit middleware asks: describing an action is costly.
@@ -290,22 +288,13 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       effect = access.reduce(action, by: self, trace: trace()) ?? .none
     } else {
       // Only a root store has middlewares and observers: it writes in place.
-      // `states[0]` is the state before, `states[1]` the state after.
-      let states = UnsafeMutablePointer<State>.allocate(capacity: 2)
-      defer {
-        states.deinitialize(count: 2)
-        states.deallocate()
-      }
       let started = traceHooks.now()
-      access.write(trace()) { state in
-        states.initialize(from: &state, count: 1)
-        effect = feature.reduce(into: &state, action: action)
-        (states + 1).initialize(from: &state, count: 1)
+      effect = access.observedWrite(trace(), { feature.reduce(into: &$0, action: action) }) { before, after in
+        traceHooks.reduced(since: started)
+        reported?(after)
+        observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
+        lifecycle.emit(.reduced(action, before: before.pointee, after: after.pointee, cause: cause))
       }
-      traceHooks.reduced(since: started)
-      after?(states + 1)
-      observers.emit(.reduced(action, before: states[0], after: states[1], origin: cause.origin))
-      lifecycle.emit(.reduced(action, before: states[0], after: states[1], cause: cause))
     }
     ticket.add(start(effect, origin: action))
   }

@@ -37,13 +37,7 @@ extension ActionReducer {
     state: WritableKeyPath<State, Child.State> & Sendable,
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
-    if let offset = MemoryLayout<State>.offset(of: state) {
-      return Composed(
-        EmbedComposition(
-          parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
-    }
-    return Composed(
-      EmbedComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
+    EmbedMaker(parent: self, child: child, owner: state, action: action)(at: state)
   }
 
   /// This feature with one `element` feature per element of the
@@ -80,13 +74,7 @@ extension ActionReducer {
     action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
-    if let offset = MemoryLayout<State>.offset(of: state) {
-      return Composed(
-        ForEachComposition(
-          parent: self, element: element, place: StoredChildState(offset: offset), owner: state, action: action))
-    }
-    return Composed(
-      ForEachComposition(parent: self, element: element, place: KeyPathChildState(state), owner: state, action: action))
+    ForEachMaker(parent: self, element: element, owner: state, action: action)(at: state)
   }
 
   /// This feature with `child` running while the optional state at
@@ -106,12 +94,6 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>,
     then child: Child
   ) -> Composed<Self> where Child.Activity == Activity {
-    if let offset = MemoryLayout<State>.offset(of: state) {
-      return Composed(
-        IfLetComposition(
-          parent: self, child: child, place: StoredChildState(offset: offset), owner: state, action: action))
-    }
-    return Composed(
-      IfLetComposition(parent: self, child: child, place: KeyPathChildState(state), owner: state, action: action))
+    IfLetMaker(parent: self, child: child, owner: state, action: action)(at: state)
   }
 }

@@ -39,3 +39,34 @@ where Place.Root == Parent.State, Place.Value == Child.State, Child.Activity == 
     return childEffect.embedded(action.embed, scope: scope, marked: false).merge(with: parentEffect)
   }
 }
+
+/// Makes an `EmbedComposition` for the kind of place its child's state
+/// has (`ChildStateMaker`).
+@usableFromInline
+struct EmbedMaker<Parent: ActionReducer, Child: ActionReducer>: ChildStateMaker
+where Child.Activity == Parent.Activity {
+  @usableFromInline typealias Root = Parent.State
+  @usableFromInline typealias Value = Child.State
+  @usableFromInline typealias Made = Composed<Parent>
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let owner: WritableKeyPath<Parent.State, Child.State> & Sendable
+  @usableFromInline let action: ActionCase<Parent.Action, Child.Action>
+
+  @inlinable
+  init(
+    parent: Parent, child: Child, owner: WritableKeyPath<Parent.State, Child.State> & Sendable,
+    action: ActionCase<Parent.Action, Child.Action>
+  ) {
+    self.parent = parent
+    self.child = child
+    self.owner = owner
+    self.action = action
+  }
+
+  @inlinable
+  func callAsFunction<Place: ChildState<Parent.State, Child.State>>(_ place: Place) -> Composed<Parent> {
+    Composed(EmbedComposition(parent: parent, child: child, place: place, owner: owner, action: action))
+  }
+}

@@ -95,3 +95,35 @@ where
     return reporting
   }
 }
+
+/// Makes a `ForEachComposition` for the kind of place its elements have
+/// (`ChildStateMaker`).
+@usableFromInline
+struct ForEachMaker<Parent: ActionReducer, Element: ActionReducer>: ChildStateMaker
+where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.State.ID: Sendable {
+  @usableFromInline typealias Elements = IdentifiedArrayOf<Element.State>
+  @usableFromInline typealias Root = Parent.State
+  @usableFromInline typealias Value = Elements
+  @usableFromInline typealias Made = Composed<Parent>
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let owner: WritableKeyPath<Parent.State, Elements> & Sendable
+  @usableFromInline let action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
+
+  @inlinable
+  init(
+    parent: Parent, element: Element, owner: WritableKeyPath<Parent.State, Elements> & Sendable,
+    action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
+  ) {
+    self.parent = parent
+    self.element = element
+    self.owner = owner
+    self.action = action
+  }
+
+  @inlinable
+  func callAsFunction<Place: ChildState<Parent.State, Elements>>(_ place: Place) -> Composed<Parent> {
+    Composed(ForEachComposition(parent: parent, element: element, place: place, owner: owner, action: action))
+  }
+}

@@ -56,38 +56,25 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     }
   }
 
-  /// Commits `mutation` to the store.
+  /// Commits `mutation` to the store; with observers or middlewares,
+  /// through the observed commit (`FragmentAccess.observedWrite`), shared
+  /// with enum actions.
   ///
-  /// This code runs unspecialized (the engine is generic and reached from
-  /// other modules), where every state-sized temporary takes a slot of its
-  /// own on the stack. So the states an observer or middleware sees are
-  /// kept on the heap, never in this frame: a 64 KiB state must fit a
-  /// 512 KiB thread.
-  ///
-  /// - Parameter after: Receives where the state after the commit is, for
-  ///   the time of the call; for the middlewares' terminal, which returns
-  ///   it.
+  /// - Parameter reported: Receives where the state after the commit is,
+  ///   for the time of the call; for the middlewares' terminal, which
+  ///   returns it.
   private func apply(
     _ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>,
-    after: ((UnsafePointer<State>) -> Void)? = nil
+    after reported: ((UnsafePointer<State>) -> Void)? = nil
   ) {
     if observers.isEmpty && chain.isEmpty {
       access.commit(mutation)
       return
     }
-    // `states[0]` is the state before, `states[1]` the state after.
-    let states = UnsafeMutablePointer<State>.allocate(capacity: 2)
-    defer {
-      states.deinitialize(count: 2)
-      states.deallocate()
+    access.observedWrite(mutation.trace, mutation.body) { before, after in
+      reported?(after)
+      observers.emit(.committed(mutation, before: before.pointee, after: after.pointee))
     }
-    access.write(mutation.trace) { state in
-      states.initialize(from: &state, count: 1)
-      mutation.body(&state)
-      (states + 1).initialize(from: &state, count: 1)
-    }
-    after?(states + 1)
-    observers.emit(.committed(mutation, before: states[0], after: states[1]))
   }
 
   // MARK: - Actions

@@ -20,6 +20,37 @@ protocol FragmentAccess<Fragment>: Sendable {
 }
 
 extension FragmentAccess {
+  /// The observed commit of both reducer styles: writes through `body`,
+  /// then hands `observe` the fragment before and after the write, for the
+  /// time of the call (an event observer, a middleware's terminal).
+  ///
+  /// This code runs unspecialized (the engines are generic and reached from
+  /// other modules), where every state-sized temporary takes a slot of its
+  /// own on the stack. So both states are kept on the heap, never in this
+  /// frame: a 64 KiB state must fit a 512 KiB thread.
+  ///
+  /// - Returns: What `body` returned.
+  func observedWrite<Result>(
+    _ trace: @autoclosure () -> CommitTrace,
+    _ body: (inout Fragment) -> Result,
+    observe: (_ before: UnsafePointer<Fragment>, _ after: UnsafePointer<Fragment>) -> Void
+  ) -> Result {
+    // `states[0]` is the state before, `states[1]` the state after.
+    let states = UnsafeMutablePointer<Fragment>.allocate(capacity: 2)
+    defer {
+      states.deinitialize(count: 2)
+      states.deallocate()
+    }
+    let result = write(trace()) { state in
+      states.initialize(from: &state, count: 1)
+      let result = body(&state)
+      (states + 1).initialize(from: &state, count: 1)
+      return result
+    }
+    observe(states, states + 1)
+    return result
+  }
+
   func commit(_ mutation: ReducerMutation<Fragment>) {
     write(mutation.trace) { mutation.body(&$0) }
   }
@@ -43,7 +74,7 @@ struct StoreAccess<State: Equatable & Sendable, Activity: Sendable>: FragmentAcc
     // commit keeps a large state's small-path temporaries off this stack.
     store.commitOutOfLine(trace: trace()) { ref in
       ref.modify { body(&$0) }
-    }
+    }.result
   }
 }
 
@@ -187,9 +218,9 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   func read() -> Fragment { rootStore.store.untrackedState[keyPath: keyPath.value] }
 
   func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
-    rootStore.store.commit(trace: trace()) { ref in
+    rootStore.store.countedCommit(trace: trace()) { ref in
       ref.modify { body(&$0[keyPath: keyPath.value]) }
-    }
+    }.result
   }
 
   func commit(_ mutation: ReducerMutation<Fragment>) {

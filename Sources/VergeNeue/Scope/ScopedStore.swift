@@ -204,7 +204,7 @@ extension Store {
   ) -> ScopedStore<Child> {
     let field = StateField(keyPath)
     return makeScope(keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) }) { [self] mutation in
-      commit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
+      _ = countedCommit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
       return true
     }
   }

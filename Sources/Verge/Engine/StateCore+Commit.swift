@@ -1,0 +1,359 @@
+import Dispatch
+import Synchronization
+
+// The one commit core. Every way of changing a store's state (`Store`'s
+// commits, both reducer styles, scopes, a persisted restore) ends in
+// `commit(trace:countAfter:_:)` or, from unspecialized code,
+// `commitOutOfLine`. Both pick one of three shapes by where the thread is
+// and how large the state is:
+//
+// - `commitSmall`: outside any commit closure; delivers directly when it
+//   can become the delivering thread.
+// - `commitThenDrain`: inside another core's commit closure, or when the
+//   direct path is busy; queues, then drains.
+// - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
+//
+// The first two run the closure through `mutate` and the middlewares
+// through `runMiddlewares` (in `apply`); `commitLarge` keeps its own
+// copies of both, for the stack (see its discussion).
+extension StateCore {
+  /// Mutates the value in place; see `Store.commit` for the contract.
+  /// Sets `countAfter` to `changeCount` as it stood right after this
+  /// commit, read under the lock.
+  ///
+  /// Always inlined: with no subscriber this is the plain locked commit,
+  /// a few dozen instructions once specialized in the caller.
+  ///
+  /// With subscribers, the committing thread first tries to become the
+  /// delivering thread, so that when nothing is queued the change goes
+  /// straight to the subscribers without a trip through the queue. Only the
+  /// locked part is inlined here; delivering (`deliverDirect`) is one
+  /// function per state type.
+  ///
+  /// The closure runs marked in the thread's `ThreadMarks`: what it commits
+  /// to other cores is delivered once the outermost closure has ended.
+  @inlinable @inline(__always)
+  func commit<Result, Failure: Error>(
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    if Self.isLarge {
+      return try commitLarge(trace: trace, countAfter: &countAfter, body)
+    }
+    let marks = ThreadIdentity.marks(key: marksKey)
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if let outer = marks.pointee.closureCore {
+      // Nested in another core's commit closure: check the order of nesting
+      // before taking the lock; never deliver directly (the events wait for
+      // the outermost closure to end).
+      LockOrder.takeNested(self, insideClosureOf: outer)
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
+    }
+    return try commitSmall(marks: marks, trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` for code that runs unspecialized:
+  /// VergeNeue's engines reach the store through the witness of a generic
+  /// type, and persistence restores through a non-specialized `Store`.
+  /// There every temporary of the inlined small path (`commitSmall`) takes
+  /// a slot of the state's size on the stack — about seventy for one
+  /// commit, 4 MiB for a 64 KiB state — so a large state goes straight to
+  /// `commitLarge` and a small one through a frame of its own.
+  ///
+  /// - Parameters:
+  ///   - trace: Describes the commit to commit middlewares.
+  ///   - countAfter: Set to `changeCount` as it stood right after the commit.
+  ///   - body: Mutates the value through the `InoutRef` it receives.
+  /// - Returns: What `body` returned.
+  func commitOutOfLine<Result>(
+    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result
+  ) -> Result {
+    if Self.isLarge {
+      return commitLarge(trace: trace, countAfter: &countAfter, body)
+    }
+    return commitSmallOutOfLine(trace: trace, countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` in a frame of its own, for
+  /// `commitOutOfLine` when the state is small.
+  @inline(never)
+  func commitSmallOutOfLine<Result>(
+    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result
+  ) -> Result {
+    commit(trace: trace(), countAfter: &countAfter, body)
+  }
+
+  /// `commit(trace:countAfter:_:)` for a state that is not `isLarge`: its
+  /// values may sit on the stack. A function of its own so that an
+  /// unoptimized build does not reserve its stack for large states. Called
+  /// outside any commit closure (`marks` has no `closureCore`).
+  @inlinable @inline(__always)
+  func commitSmall<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    // Whether anyone receives values is read without the lock: a hint, as a
+    // subscriber may come or go right after.
+    guard hasValueSubscribers.load(ordering: .relaxed), marks.pointee.word == 0, delivery.tryLock() else {
+      return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
+    }
+    var direct = DirectChange()
+    let result: Result
+    do {
+      result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+        defer { countAfter = changeCounter.current }
+        let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+          () throws(Failure) in try apply(&storage, trace: trace, body)
+        }
+        guard changed else { return result }
+        countChange(&storage)
+        guard storage.valueSubscribers > 0 else { return result }
+        if storage.pending.isEmpty {
+          direct = DirectChange(
+            sequence: storage.sequence,
+            previous: storage.changeSubscribers > 0 ? previous : nil,
+            current: storage.value,
+            subscribers: storage.subscribers)
+        } else {
+          enqueueChange(&storage, previous: previous)
+        }
+        return result
+      }
+    } catch {
+      deliverDirect(DirectChange(), marks: marks)
+      throw error
+    }
+    deliverDirect(direct, marks: marks)
+    return result
+  }
+
+  /// A change that its committing thread delivers itself, kept as plain
+  /// values: an `Event` would be copied and destroyed through its value
+  /// witnesses.
+  @usableFromInline
+  struct DirectChange {
+    @usableFromInline var sequence: UInt64
+    @usableFromInline var previous: Value?
+    /// `nil` when there is nothing to deliver directly.
+    @usableFromInline var current: Value?
+    @usableFromInline var subscribers: [Subscriber]
+
+    @inlinable
+    init(sequence: UInt64 = 0, previous: Value? = nil, current: Value? = nil, subscribers: [Subscriber] = []) {
+      self.sequence = sequence
+      self.previous = previous
+      self.current = current
+      self.subscribers = subscribers
+    }
+  }
+
+  /// The rest of a commit made by the delivering thread (`delivery` held,
+  /// the thread neither delivering nor in a commit closure): delivers
+  /// `change`, then whatever was queued meanwhile, then releases `delivery`
+  /// and takes what was handed off.
+  @inlinable
+  func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
+    if let current = change.current {
+      marks.pointee.word &+= 1
+      deliverChange(
+        change.sequence, Changes(previous: change.previous, current: current, version: change.sequence),
+        to: change.subscribers)
+      marks.pointee.word &-= 1
+    }
+    if queued.load(ordering: .acquiring) > 0 {
+      deliverPending(using: &delivery.value, marks: marks)
+    }
+    delivery.unlock()
+    deliverHandedOff(marks: marks)
+  }
+
+  /// Mutates the value in place under the lock, then delivers what was
+  /// queued; `commit` without its fast path for subscribers. Small, so that
+  /// a caller that found no subscriber can have it inlined.
+  @inlinable @inline(__always)
+  func commitThenDrain<Result, Failure: Error>(
+    marks: UnsafeMutablePointer<ThreadMarks>,
+    trace: @autoclosure () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var notify = false
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      // With no previous value to keep, none is formed: destroying an
+      // optional state goes through the type's value witnesses when the
+      // state holds optionals itself (about 80 instructions a commit).
+      guard storage.keepsPrevious else {
+        let (result, changed) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+          () throws(Failure) in try mutate(&storage, body)
+        }
+        if changed { notify = record(&storage, previous: nil) }
+        countAfter = changeCounter.current
+        return result
+      }
+      let (result, changed, previous) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+        () throws(Failure) in try apply(&storage, trace: trace, body)
+      }
+      if changed { notify = record(&storage, previous: previous) }
+      countAfter = changeCounter.current
+      return result
+    }
+    if notify { drain(marks: marks) }
+    return result
+  }
+
+  /// Whether values are large enough to be kept off the stack: their
+  /// commits take `commitLarge`, and none is delivered directly. A constant
+  /// once specialized, so small states keep their path unchanged.
+  @inlinable
+  static var isLarge: Bool {
+    MemoryLayout<Value>.size > 4096
+  }
+
+  /// `commit(trace:countAfter:_:)` for a large state: the previous value is
+  /// copied to the heap, not kept on the stack, and the change is queued
+  /// boxed, never delivered directly, so the commit holds at most one
+  /// state-sized value on its stack (a throwing closure's draft). A
+  /// function of its own, so that no caller reserves stack for the small
+  /// path's temporaries when the state is large.
+  ///
+  /// It writes the closure and runs the middlewares itself rather than
+  /// through `mutate` and `runMiddlewares`: in optimized builds, those
+  /// inlined here made this frame reserve three state-sized slots (192 KiB
+  /// for a 64 KiB state) that no branch uses, more than a 512 KiB thread
+  /// can spare (`SmallStackSendTests`).
+  @inlinable @inline(never)
+  func commitLarge<Result, Failure: Error>(
+    trace: () -> CommitTrace,
+    countAfter: inout UInt64,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let marks = ThreadIdentity.marks(key: marksKey)
+    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    if let outer = marks.pointee.closureCore {
+      // As in `commit(trace:countAfter:_:)`: check the order of nesting
+      // before taking the lock.
+      LockOrder.takeNested(self, insideClosureOf: outer)
+    }
+    var notify = false
+    let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
+      let previous = storage.keepsPrevious ? ValueBox(copying: &storage.value) : nil
+      let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
+        () throws(Failure) -> (Result, Bool) in
+        var written = false
+        let result: Result
+        if Failure.self == Never.self {
+          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+            try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+              try body(InoutRef(value, written: written))
+            }
+          }
+        } else {
+          // May throw: a draft on the heap, so a throw leaves the state untouched.
+          let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+          draft.initialize(from: &storage.value, count: 1)
+          defer {
+            draft.deinitialize(count: 1)
+            draft.deallocate()
+          }
+          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+            try body(InoutRef(draft, written: written))
+          }
+          if written { swap(&storage.value, &draft.pointee) }
+        }
+        if written, let previous, storage.hasMiddlewares {
+          let trace = trace()
+          for middleware in storage.middlewares {
+            middleware.body(previous.address.pointee, &storage.value, trace)
+          }
+        }
+        return (result, written)
+      }
+      if written {
+        countChange(&storage)
+        if storage.valueSubscribers > 0 {
+          let box = Self.box(
+            previous: storage.changeSubscribers > 0 ? previous : nil, current: &storage.value,
+            version: storage.sequence)
+          enqueue(&storage, .change(sequence: storage.sequence, box))
+          notify = true
+        }
+      }
+      countAfter = changeCounter.current
+      return result
+    }
+    if notify { drain(marks: marks) }
+    return result
+  }
+
+  /// A change of a large state, boxed from where its states are.
+  @inlinable @inline(never)
+  static func box(previous: ValueBox<Value>?, current: UnsafePointer<Value>, version: UInt64) -> ChangeBox<Value> {
+    ChangeBox(previous: previous?.address, current: current, version: version)
+  }
+
+  /// Runs a commit's closure and middlewares on the locked storage.
+  ///
+  /// - Returns: The closure's result, whether the value changed, and the
+  ///   previous value when one was kept.
+  @inlinable @inline(__always)
+  func apply<Result, Failure: Error>(
+    _ storage: inout Storage,
+    trace: () -> CommitTrace,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool, Value?) {
+    let previous: Value? = storage.keepsPrevious ? storage.value : nil
+    let (result, written) = try mutate(&storage, body)
+    guard written else { return (result, false, previous) }
+    // A write notifies even when it assigned equal values: whether a part
+    // changed is decided per selection, never by comparing whole states,
+    // which would cost O(size of the state) on every commit.
+    if let previous, storage.hasMiddlewares {
+      runMiddlewares(&storage, previous: previous, trace: trace)
+    }
+    return (result, true, previous)
+  }
+
+  /// Runs the commit middlewares, in order, on a value that was just
+  /// written; call with the storage lock held and a previous value kept.
+  @inlinable @inline(__always)
+  func runMiddlewares(_ storage: inout Storage, previous: borrowing Value, trace: () -> CommitTrace) {
+    let trace = trace()
+    for middleware in storage.middlewares {
+      middleware.body(previous, &storage.value, trace)
+    }
+  }
+
+  /// Runs a commit's closure on the locked storage: in place when it
+  /// cannot throw, on a draft otherwise.
+  ///
+  /// - Returns: The closure's result and whether it wrote.
+  @inlinable @inline(__always)
+  func mutate<Result, Failure: Error>(
+    _ storage: inout Storage,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> (Result, Bool) {
+    var written = false
+    let result: Result
+    if Failure.self == Never.self {
+      // Cannot throw: mutate the stored value itself, with no copy.
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
+          try body(InoutRef(value, written: written))
+        }
+      }
+    } else {
+      // May throw: work on a copy so a throw leaves the state untouched.
+      var draft = storage.value
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
+          try body(InoutRef(value, written: written))
+        }
+      }
+      if written { storage.value = draft }
+    }
+    return (result, written)
+  }
+}
