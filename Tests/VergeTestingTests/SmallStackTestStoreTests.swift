@@ -278,17 +278,7 @@ final class SmallStackTestStoreTests: XCTestCase {
   }
 
   func testStepsThroughMiddlewares() throws {
-    #if !DEBUG
-      // Known limit in optimized builds: each of the three middlewares'
-      // closures keeps two slots of the state (the result of `next()` and
-      // the copy `Optional.map` takes), 128 KiB each, and at the end of the
-      // pipeline the test store's lifecycle books copy the states before
-      // and after in a frame of 128 KiB: just over 512 KiB. The library's
-      // own pipeline frames hold no state (measured with gdb).
-      throw XCTSkip("needs just over 512 KiB in optimized builds")
-    #else
-      try expectChildSucceeds("ThroughMiddlewares")
-    #endif
+    try expectChildSucceeds("ThroughMiddlewares")
   }
 
   /// Steps through three middlewares that read the state before and after:
@@ -326,17 +316,7 @@ final class SmallStackTestStoreTests: XCTestCase {
   }
 
   func testStepsThroughComposedChildren() throws {
-    #if !DEBUG
-      // Known limit in optimized builds: each of the three middlewares'
-      // closures keeps two slots of the state (the result of `next()` and
-      // the copy `Optional.map` takes), 128 KiB each, and at the end of the
-      // pipeline the test store's lifecycle books copy the states before
-      // and after in a frame of 128 KiB: just over 512 KiB. The library's
-      // own pipeline frames hold no state (measured with gdb).
-      throw XCTSkip("needs just over 512 KiB in optimized builds")
-    #else
-      try expectChildSucceeds("ThroughComposedChildren")
-    #endif
+    try expectChildSucceeds("ThroughComposedChildren")
   }
 
   /// Steps whose actions a composed child reduces, through the three

@@ -70,7 +70,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// Whether the store has middlewares; fixed at creation.
   @usableFromInline let hasMiddlewares: Bool
   @usableFromInline let observers = Observers<ActionEvent<Feature.Action, Feature.State>>()
-  @usableFromInline let lifecycle = Observers<ActionLifecycleEvent<Feature.Action, Feature.State>>()
+  @usableFromInline let lifecycle = Observers<LifecycleDelivery<Feature.Action, Feature.State>>()
   /// Sees, for a `Trace`, how long each observed reduction took and which
   /// effect tasks ended after being cancelled; see `TraceHooks`.
   let traceHooks = TraceHooks()
@@ -293,7 +293,9 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         traceHooks.reduced(since: started)
         reported?(after)
         observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
-        lifecycle.emit(.reduced(action, before: before.pointee, after: after.pointee, cause: cause))
+        lifecycle.emit(
+          LifecycleDelivery(
+            .reduced(action, before: before.pointee, after: after.pointee, cause: cause), states: (before, after)))
       }
     }
     ticket.add(start(effect, origin: action))
@@ -346,7 +348,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// `Effect.activity`).
   private func deliver(_ activity: Feature.Activity, run: EffectRunID?, origin: Action) {
     activitySink(activity)
-    lifecycle.emit(.activitySent(activity, run: run, origin: origin))
+    lifecycle.emit(LifecycleDelivery(.activitySent(activity, run: run, origin: origin)))
   }
 
   private func startTask(_ run: Effect<Action, Feature.Activity>.Run, origin: Action) -> Task<Void, Never> {
@@ -357,7 +359,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     }
     let runID = EffectRunID(rawValue: id)
     // Announced before the task exists, so nothing it sends can come first.
-    lifecycle.emit(.effectStarted(runID, origin: origin))
+    lifecycle.emit(LifecycleDelivery(.effectStarted(runID, origin: origin)))
     let send = Send<Action, Feature.Activity>(
       deliver: { [weak self] action in _ = self?.send(action, cause: .effect(run: runID, origin: origin)) },
       deliverActivity: { [weak self] activity in self?.deliver(activity, run: runID, origin: origin) })
@@ -389,7 +391,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     let removed = effects.withLock { $0.remove(id) }
     guard removed else { return }
     if cancelled { traceHooks.cancelled(EffectRunID(rawValue: id)) }
-    lifecycle.emit(.effectFinished(EffectRunID(rawValue: id), error: error))
+    lifecycle.emit(LifecycleDelivery(.effectFinished(EffectRunID(rawValue: id), error: error)))
     inFlight.end()
   }
 

@@ -237,6 +237,15 @@ extension ActionStore {
   public func observeLifecycle(
     _ handler: @escaping @Sendable (ActionLifecycleEvent<Action, State>) -> Void
   ) -> EventObservation {
+    engine.lifecycle.add { handler($0.event) }
+  }
+
+  /// `observeLifecycle(_:)` with, for each `reduced` event, where its two
+  /// states are for the time of the call: VergeTesting copies them from
+  /// there, without holding either on the stack.
+  package func observeLifecycleLendingStates(
+    _ handler: @escaping @Sendable (LifecycleDelivery<Action, State>) -> Void
+  ) -> EventObservation {
     engine.lifecycle.add(handler)
   }
 

@@ -60,3 +60,26 @@ public enum ActionLifecycleEvent<Action: Sendable, State: Sendable>: Sendable {
   /// `origin`); `origin` is the action whose reduction returned the effect.
   case activitySent(any Sendable, run: EffectRunID?, origin: Action)
 }
+
+/// A lifecycle event as an engine hands it to its observers: for a
+/// `reduced` event, also where the two states are, so that an observer
+/// (VergeTesting's ledger) copies them straight to where it keeps them.
+/// Binding a state out of the event would hold it on the stack, which a
+/// large state on a small thread cannot afford.
+///
+/// `@unchecked Sendable`: the addresses are valid only during the delivery,
+/// which is synchronous on the emitting thread; an observer reads them there
+/// and never keeps or sends them. The event itself is `Sendable`.
+@usableFromInline
+package struct LifecycleDelivery<Action: Sendable, State: Sendable>: @unchecked Sendable {
+  /// The event.
+  package let event: ActionLifecycleEvent<Action, State>
+  /// For a `reduced` event, the state before and the state after the
+  /// reduction, lent for the delivery only; `nil` for the other events.
+  package let states: (before: UnsafePointer<State>, after: UnsafePointer<State>)?
+
+  init(_ event: ActionLifecycleEvent<Action, State>, states: (UnsafePointer<State>, UnsafePointer<State>)? = nil) {
+    self.event = event
+    self.states = states.map { (before: $0.0, after: $0.1) }
+  }
+}

@@ -29,7 +29,7 @@ final class ActionBackend<Feature: ActionReducer>: ShapeBackend<Feature>, TestSt
   init(store: ActionStore<Feature>) {
     self.store = store
     let ledger = ledger
-    lifecycle = store.observeLifecycle { event in ledger.update { $0.record(event) } }
+    lifecycle = store.observeLifecycleLendingStates { delivery in ledger.update { $0.record(delivery) } }
     // A step returns, and a received action is handed out, only once the
     // thread that reduced it has reduced what it queued with
     // `Effect.send`: that may be another thread than the test's (an

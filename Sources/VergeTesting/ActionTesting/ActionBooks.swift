@@ -94,23 +94,6 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     return extra.runs[run]?.origin ?? nil
   }
 
-  /// Copies the state before a `reduced` event to the heap. Binding a
-  /// state takes three slots of its size on the stack in an unoptimized
-  /// build (this code runs unspecialized), so each is bound in a function
-  /// of its own.
-  @inline(never)
-  private static func copyBefore(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, let before, _, _) = event else { fatalError("only a reduced event carries states") }
-    withUnsafePointer(to: before) { destination.initialize(from: $0, count: 1) }
-  }
-
-  /// Copies the state after a `reduced` event to the heap.
-  @inline(never)
-  private static func copyAfter(of event: ActionLifecycleEvent<Item, State>, to destination: UnsafeMutablePointer<State>) {
-    guard case .reduced(_, _, let after, _) = event else { fatalError("only a reduced event carries states") }
-    withUnsafePointer(to: after) { destination.initialize(from: $0, count: 1) }
-  }
-
   /// The thread reducing the store's queue emptied it: hands out what its
   /// pass booked.
   mutating func passEnded() {
@@ -124,10 +107,13 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
   }
 
   /// Books one lifecycle event of the store under test.
-  mutating func record(_ event: ActionLifecycleEvent<Item, State>) {
-    switch event {
+  mutating func record(_ delivery: LifecycleDelivery<Item, State>) {
+    switch delivery.event {
     case .reduced(let action, _, _, let cause):
-      let change = StateChange { Self.copyBefore(of: event, to: $0); Self.copyAfter(of: event, to: $1) }
+      // Copied from where the engine lends them, never bound out of the
+      // event: binding a state holds it on the stack.
+      guard let (before, after) = delivery.states else { fatalError("a reduced event is delivered with its states") }
+      let change = StateChange { $0.initialize(from: before, count: 1); $1.initialize(from: after, count: 1) }
       let origin: Int?
       switch cause {
       case .send:
