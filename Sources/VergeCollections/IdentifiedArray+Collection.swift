@@ -59,9 +59,6 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
       checkID(of: newValue, at: position, replacing: leaf.elements[offset])
       leaf.elements[offset] = newValue
     }
-    // Inlined into the caller, so that the accessor's frame is part of the
-    // caller's frame and a write allocates nothing.
-    @inline(__always)
     _modify {
       guard position >= 0 && position < count else {
         fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")

@@ -154,11 +154,8 @@ public struct IdentifiedArray<ID: Hashable, Element> {
         insertNew(newValue, id: id, at: count)
       }
     }
-    // Inlined into the caller, so that the accessor's frame (which holds
-    // the yielded element) is part of the caller's own frame: a write by id
-    // allocates nothing. Everything but the write back of an element that
-    // keeps its id is out of line, in `settle(_:id:found:)`.
-    @inline(__always)
+    // Everything but the write back of an element that keeps its id is out
+    // of line, in `settle(_:id:found:)`, so the common path stays short.
     _modify {
       // One lookup and one descent that unshares the path; the element is
       // written back where it was.

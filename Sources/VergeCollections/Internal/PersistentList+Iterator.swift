@@ -132,13 +132,21 @@ extension PersistentList {
     Iterator(root: root)
   }
 
+  /// A walk over the leaves, for a loop over each leaf's elements (which
+  /// the compiler unrolls, as it does a loop over an array); the list must
+  /// outlive it (see ``Iterator``).
+  @inlinable
+  func leafWalk() -> LeafWalk {
+    LeafWalk(root: root)
+  }
+
   /// Calls `body` with each leaf's elements, in order: the fast way to read
   /// every element.
   ///
   /// - Complexity: O(n), with O(1) work per leaf beyond `body`.
   @inlinable
   func forEachBuffer<Failure: Error>(_ body: (UnsafeBufferPointer<Element>) throws(Failure) -> Void) throws(Failure) {
-    var walk = LeafWalk(root: root)
+    var walk = leafWalk()
     while true {
       let leaf = walk.nextLeaf()
       if leaf.isEmpty { return }
