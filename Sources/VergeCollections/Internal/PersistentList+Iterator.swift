@@ -43,7 +43,8 @@ extension PersistentList {
         let leaf = walk.nextLeaf()
         // Leaves other than an empty root are never empty: an empty buffer
         // is the end.
-        guard let start = leaf.baseAddress, leaf.count > 0 else { return nil }
+        guard leaf.count > 0 else { return nil }
+        let start = leaf.baseAddress.unsafelyUnwrapped
         current = start
         end = start + leaf.count
       }
