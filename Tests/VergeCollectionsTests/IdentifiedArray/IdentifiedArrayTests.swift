@@ -66,6 +66,32 @@ final class IdentifiedArrayTests: XCTestCase {
     assertSound(held)
   }
 
+  func testAnErrorThrownInsideAnAccessByIDWritesNothingAndKeepsNoCopy() {
+    struct Stop: Error {}
+    final class Token {}
+    struct Held: Identifiable {
+      let id: Int
+      var token: Token?
+      var count = 0
+    }
+    func change(_ slot: inout Held?) throws {
+      slot?.count = 5
+      throw Stop()
+    }
+    weak var watched: Token?
+    var array = IdentifiedArrayOf<Held>()
+    do {
+      let token = Token()
+      watched = token
+      array.append(Held(id: 1, token: token))
+      array.append(Held(id: 2, token: nil))
+    }
+    XCTAssertThrowsError(try change(&array[id: 1]))
+    XCTAssertEqual(array[id: 1]?.count, 0, "the write was abandoned")
+    array.remove(id: 1)
+    XCTAssertNil(watched, "no copy of the element outlives the abandoned write")
+  }
+
   func testIndexAndIDsLookups() {
     let array: IdentifiedArrayOf<Row> = [Row(5), Row(7), Row(9)]
     XCTAssertEqual(array.index(id: 9), 2)
