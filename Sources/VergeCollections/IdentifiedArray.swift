@@ -154,46 +154,20 @@ public struct IdentifiedArray<ID: Hashable, Element> {
         insertNew(newValue, id: id, at: count)
       }
     }
-    // The element is yielded from a node's scratch slot, not from a
-    // variable of the accessor's own, so that the accessor's frame is a few
-    // words and fits the buffer the caller provides: a write by id
-    // allocates nothing. Everything but the write back of an element that
-    // keeps its id is out of line, in `settle(_:id:found:)`.
+    // Everything but the write back of an element that keeps its id is out
+    // of line, in `settle(_:id:found:)`, so the common path stays short.
     _modify {
       // One lookup and one descent that unshares the path; the element is
       // written back where it was.
-      let (node, offset) = writeSlot(id: id)
-      // An access ended by an error thrown inside it writes nothing back,
-      // and the slot is emptied all the same.
-      defer { node.scratch = nil }
-      yield &node.scratch
-      let element = node.scratch.take()
-      if offset >= 0, let element, identify(element) == id {
-        node.elements[offset] = element
+      let slot = positions[id].map { list.uniqueLeaf(label: $0) }
+      var element: Element? = slot.map { $0.leaf.elements[$0.offset] }
+      yield &element
+      if let slot, let element, identify(element) == id {
+        slot.leaf.elements[slot.offset] = element
       } else {
-        settle(element, id: id, found: offset >= 0)
+        settle(element, id: id, found: slot != nil)
       }
     }
-  }
-
-  /// The node whose scratch slot a write through ``subscript(id:)`` yields,
-  /// holding a copy of the element with `id`, and the element's offset in
-  /// that node (a leaf made unique); for an id the array does not hold, an
-  /// empty slot and offset -1, in the root when the array references it
-  /// uniquely and in a node of its own otherwise.
-  @inlinable
-  mutating func writeSlot(id: ID) -> (node: ListNode<Element>, offset: Int) {
-    guard let label = positions[id] else { return (missingSlot(), -1) }
-    let (leaf, offset) = list.uniqueLeaf(label: label)
-    leaf.scratch = leaf.elements[offset]
-    return (leaf, offset)
-  }
-
-  /// An empty scratch slot for a write to an id the array does not hold.
-  @inlinable @inline(never)
-  mutating func missingSlot() -> ListNode<Element> {
-    if isKnownUniquelyReferenced(&list.root) { return list.root }
-    return ListNode(labels: [], elements: [])
   }
 
   /// The rest of a write through ``subscript(id:)`` that does not write an

@@ -26,12 +26,6 @@ final class ListNode<Element> {
   /// How many elements the node holds in all.
   @usableFromInline @exclusivity(unchecked) var count: Int
   @usableFromInline let isLeaf: Bool
-  /// Empty but during a write through `IdentifiedArray.subscript(id:)`,
-  /// which yields this slot rather than a variable of its own, so that the
-  /// accessor's frame holds a few words and fits the buffer its caller
-  /// provides (a larger frame is allocated on the heap). Written only in a
-  /// node its array references uniquely.
-  @usableFromInline @exclusivity(unchecked) var scratch: Element?
 
   @inlinable
   init(labels: ContiguousArray<UInt64>, elements: ContiguousArray<Element>) {
@@ -41,7 +35,6 @@ final class ListNode<Element> {
     self.counts = []
     self.count = elements.count
     self.isLeaf = true
-    self.scratch = nil
   }
 
   @inlinable
@@ -52,7 +45,6 @@ final class ListNode<Element> {
     self.children = children
     self.count = self.counts.reduce(0, +)
     self.isLeaf = false
-    self.scratch = nil
   }
 
   /// A copy of `other`, made because a write is about to change it while
@@ -65,7 +57,6 @@ final class ListNode<Element> {
     counts = other.counts
     count = other.count
     isLeaf = other.isLeaf
-    scratch = nil
     if other.isLeaf {
       elements = other.elements
       children = []
