@@ -1,8 +1,8 @@
 extension IdentifiedArray {
   /// The results of `transform` on each element, in order.
   ///
-  /// The elements are read leaf by leaf, as `for … in` reads them, not
-  /// looked up by index one at a time.
+  /// The elements are read leaf by leaf, each leaf's in a row, not looked
+  /// up by index one at a time.
   ///
   /// - Parameter transform: Maps an element.
   /// - Returns: The results, in the elements' order.
@@ -13,15 +13,19 @@ extension IdentifiedArray {
     // `append` per element would check capacity and uniqueness each time.
     var failure: Failure?
     let result = [T](unsafeUninitializedCapacity: count) { results, initialized in
-      var iterator = list.makeIterator()
-      while let element = iterator.next() {
-        do throws(Failure) {
-          (results.baseAddress.unsafelyUnwrapped + initialized).initialize(to: try transform(element))
-        } catch {
-          failure = error
-          return
+      var walk = list.leafWalk()
+      while true {
+        let leaf = walk.nextLeaf()
+        if leaf.isEmpty { return }
+        for element in leaf {
+          do throws(Failure) {
+            (results.baseAddress.unsafelyUnwrapped + initialized).initialize(to: try transform(element))
+          } catch {
+            failure = error
+            return
+          }
+          initialized &+= 1
         }
-        initialized &+= 1
       }
     }
     if let failure { throw failure }
@@ -36,13 +40,14 @@ extension IdentifiedArray {
   /// - Complexity: O(n).
   @inlinable
   public func firstIndex(where predicate: (Element) throws -> Bool) rethrows -> Int? {
-    var index = 0
-    var iterator = list.makeIterator()
-    while let element = iterator.next() {
-      if try predicate(element) { return index }
-      index &+= 1
+    var start = 0
+    var walk = list.leafWalk()
+    while true {
+      let leaf = walk.nextLeaf()
+      if leaf.isEmpty { return nil }
+      for offset in leaf.indices where try predicate(leaf[offset]) { return start &+ offset }
+      start &+= leaf.count
     }
-    return nil
   }
 
   /// Calls `body` on each element, in order.
@@ -79,11 +84,12 @@ extension IdentifiedArray {
   /// - Complexity: O(n).
   @inlinable
   public func contains(where predicate: (Element) throws -> Bool) rethrows -> Bool {
-    var iterator = list.makeIterator()
-    while let element = iterator.next() {
-      if try predicate(element) { return true }
+    var walk = list.leafWalk()
+    while true {
+      let leaf = walk.nextLeaf()
+      if leaf.isEmpty { return false }
+      for element in leaf where try predicate(element) { return true }
     }
-    return false
   }
 }
 

@@ -154,28 +154,35 @@ public struct IdentifiedArray<ID: Hashable, Element> {
         insertNew(newValue, id: id, at: count)
       }
     }
+    // Everything but the write back of an element that keeps its id is out
+    // of line, in `settle(_:id:found:)`, so the common path stays short.
     _modify {
-      guard let label = positions[id] else {
-        var missing: Element? = nil
-        yield &missing
-        if let missing {
-          checkID(of: missing, writtenUnder: id)
-          insertNew(missing, id: id, at: count)
-        }
-        return
-      }
       // One lookup and one descent that unshares the path; the element is
       // written back where it was.
-      let (leaf, offset) = list.uniqueLeaf(label: label)
-      var element: Element? = leaf.elements[offset]
+      let slot = positions[id].map { list.uniqueLeaf(label: $0) }
+      var element: Element? = slot.map { $0.leaf.elements[$0.offset] }
       yield &element
-      if let element {
-        checkID(of: element, writtenUnder: id)
-        leaf.elements[offset] = element
+      if let slot, let element, identify(element) == id {
+        slot.leaf.elements[slot.offset] = element
       } else {
-        remove(id: id)
+        settle(element, id: id, found: slot != nil)
       }
     }
+  }
+
+  /// The rest of a write through ``subscript(id:)`` that does not write an
+  /// element back under its own id: `nil` removes the element (if any), a
+  /// new element is appended, an element with another id stops the program.
+  @inlinable @inline(never)
+  mutating func settle(_ element: Element?, id: ID, found: Bool) {
+    guard let element else {
+      if found { remove(id: id) }
+      return
+    }
+    checkID(of: element, writtenUnder: id)
+    // Only reached for an id the array did not hold: one it held, written
+    // back with its own id, is written in the accessor.
+    insertNew(element, id: id, at: count)
   }
 
   /// Stops the program when `element` does not have `id`.

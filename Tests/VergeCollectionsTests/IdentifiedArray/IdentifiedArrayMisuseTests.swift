@@ -39,6 +39,10 @@ final class IdentifiedArrayMisuseTests: XCTestCase {
     try assertTraps("SubscriptIDMismatch", with: "IdentifiedArray: an element with id 5 was written under id 1")
   }
 
+  func testWritingAnotherIDThroughSubscriptIDInPlaceTraps() throws {
+    try assertTraps("SubscriptIDMismatchInPlace", with: "IdentifiedArray: an element with id 5 was written under id 1")
+  }
+
   func testWritingAnotherIDThroughIndexTraps() throws {
     try assertTraps("IndexIDMismatch", with: "IdentifiedArray: the element at index 0 has id 1; writing one with id 5 would change it")
   }
@@ -80,6 +84,15 @@ final class IdentifiedArrayMisuseTests: XCTestCase {
     try onlyAsChild("SubscriptIDMismatch")
     var array: IdentifiedArrayOf<Row> = [Row(1)]
     array[id: 1] = Row(5)
+    XCTFail("did not trap")
+  }
+
+  func testChildSubscriptIDMismatchInPlace() throws {
+    try onlyAsChild("SubscriptIDMismatchInPlace")
+    var array: IdentifiedArrayOf<Row> = [Row(1)]
+    // An `inout` access goes through the accessor that yields, not the setter.
+    func replace(_ slot: inout Row?) { slot = Row(5) }
+    replace(&array[id: 1])
     XCTFail("did not trap")
   }
 

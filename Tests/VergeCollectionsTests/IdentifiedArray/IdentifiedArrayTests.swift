@@ -46,6 +46,52 @@ final class IdentifiedArrayTests: XCTestCase {
     assertSound(array)
   }
 
+  func testInoutAccessByIDWritesBackAppendsAndRemoves() {
+    // An `inout` access goes through the accessor that yields, not the setter.
+    func assign(_ slot: inout Row?, _ value: Row?) { slot = value }
+    var array: IdentifiedArrayOf<Row> = [Row(1, "a"), Row(2, "b")]
+    assign(&array[id: 3], Row(3, "c"))
+    XCTAssertEqual(array.elements, [Row(1, "a"), Row(2, "b"), Row(3, "c")])
+    assign(&array[id: 1], nil)
+    XCTAssertEqual(array.elements, [Row(2, "b"), Row(3, "c")])
+    assign(&array[id: 9], nil)
+    array[id: 9]?.value = "missing"
+    XCTAssertEqual(array.elements, [Row(2, "b"), Row(3, "c")])
+    let held = array
+    array[id: 3]?.value = "C"
+    assign(&array[id: 2], Row(2, "B"))
+    XCTAssertEqual(array.elements, [Row(2, "B"), Row(3, "C")])
+    XCTAssertEqual(held.elements, [Row(2, "b"), Row(3, "c")])
+    assertSound(array)
+    assertSound(held)
+  }
+
+  func testAnErrorThrownInsideAnAccessByIDWritesNothingAndKeepsNoCopy() {
+    struct Stop: Error {}
+    final class Token {}
+    struct Held: Identifiable {
+      let id: Int
+      var token: Token?
+      var count = 0
+    }
+    func change(_ slot: inout Held?) throws {
+      slot?.count = 5
+      throw Stop()
+    }
+    weak var watched: Token?
+    var array = IdentifiedArrayOf<Held>()
+    do {
+      let token = Token()
+      watched = token
+      array.append(Held(id: 1, token: token))
+      array.append(Held(id: 2, token: nil))
+    }
+    XCTAssertThrowsError(try change(&array[id: 1]))
+    XCTAssertEqual(array[id: 1]?.count, 0, "the write was abandoned")
+    array.remove(id: 1)
+    XCTAssertNil(watched, "no copy of the element outlives the abandoned write")
+  }
+
   func testIndexAndIDsLookups() {
     let array: IdentifiedArrayOf<Row> = [Row(5), Row(7), Row(9)]
     XCTAssertEqual(array.index(id: 9), 2)

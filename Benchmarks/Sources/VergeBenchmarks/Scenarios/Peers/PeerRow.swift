@@ -31,6 +31,8 @@ enum PeerOperation: CaseIterable {
   case read
   /// `for row in rows`, per element.
   case iterate
+  /// `rows.forEach { … }`, per element.
+  case forEach
   /// `==` of two versions, the second made from the first by writing one
   /// element in the middle.
   case equality
@@ -46,6 +48,7 @@ enum PeerOperation: CaseIterable {
     case .heldWrite: "write by id, previous version held"
     case .read: "read by id"
     case .iterate: "iterate (per element)"
+    case .forEach: "forEach (per element)"
     case .equality: "== of two versions, one element differs"
     case .removeAndReinsert: "remove by id + re-insert at its place"
     case .build: "build from an array (per element)"
@@ -53,7 +56,7 @@ enum PeerOperation: CaseIterable {
   }
 
   /// Whether the figure is per element (`BenchmarkCase.units` is the size).
-  var isPerElement: Bool { self == .iterate || self == .build }
+  var isPerElement: Bool { self == .iterate || self == .forEach || self == .build }
 }
 
 /// The rows `0..<size`, in order.

@@ -35,6 +35,15 @@ enum IdentifiedCollectionsPeer {
           blackHole(sum)
         }
       }
+    case .forEach:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations {
+          var sum = 0
+          rows.forEach { sum &+= $0.value }
+          blackHole(sum)
+        }
+      }
     case .equality:
       let first = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
       var second = first

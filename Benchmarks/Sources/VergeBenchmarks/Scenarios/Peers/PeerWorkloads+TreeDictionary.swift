@@ -35,6 +35,15 @@ enum TreeDictionaryPeer {
           blackHole(sum)
         }
       }
+    case .forEach:
+      let rows = dictionary(size)
+      return Workload { iterations in
+        for _ in 0..<iterations {
+          var sum = 0
+          rows.forEach { sum &+= $0.value.value }
+          blackHole(sum)
+        }
+      }
     case .equality:
       let first = dictionary(size)
       var second = first
