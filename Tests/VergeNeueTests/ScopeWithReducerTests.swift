@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internal) import Verge
+import Verge
 @testable import VergeNeue
 import VergeTestSupport
 import XCTest

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A thread-safe list, for collecting what callbacks saw.
 final class Collected<Element: Sendable>: Sendable {

@@ -1,4 +1,4 @@
-@_spi(Testing) @testable import VergeORM
+@testable import VergeORM
 import XCTest
 
 final class BatchUpdatesTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) import VergeORM
+import VergeORM
 import XCTest
 
 final class CodableTests: XCTestCase {

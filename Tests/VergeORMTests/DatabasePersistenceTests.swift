@@ -1,6 +1,6 @@
 import Foundation
 @testable import Verge
-@_spi(Testing) import VergeORM
+import VergeORM
 import XCTest
 
 /// A VergeORM database persisted through a store: it round-trips with its

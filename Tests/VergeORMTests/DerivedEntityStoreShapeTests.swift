@@ -1,4 +1,4 @@
-@_spi(Testing) import VergeORM
+import VergeORM
 import VergeNeue
 import XCTest
 

@@ -1,4 +1,4 @@
-@_spi(Testing) import VergeORM
+import VergeORM
 
 struct Book: EntityType {
   typealias EntityIDRawType = String

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A thread-safe counter for delivery counts in tests.
 final class LockedCounter: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) @testable import VergeORM
+@testable import VergeORM
 import VergeTestSupport
 import XCTest
 

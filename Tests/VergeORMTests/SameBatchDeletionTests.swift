@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) import VergeORM
+import VergeORM
 import XCTest
 
 /// Entities inserted and deleted within one batch leave no trace in any index,

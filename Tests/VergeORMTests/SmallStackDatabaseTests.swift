@@ -1,6 +1,6 @@
 import Foundation
-@_spi(Internal) import Verge
-@_spi(Testing) import VergeORM
+import Verge
+import VergeORM
 import VergeTestSupport
 import XCTest
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import Verge
-@_spi(Testing) import VergeORM
+import VergeORM
 import XCTest
 
 /// State files are stable and speak the library's public language: equal

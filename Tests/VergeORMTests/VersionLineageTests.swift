@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Testing) @testable import VergeORM
+@testable import VergeORM
 import XCTest
 
 /// The equality rules built on version stamps: equal versions mean equal

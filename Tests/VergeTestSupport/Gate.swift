@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A one-shot gate for tests: `wait()` suspends until `open()` is called
 /// (before or after). Tests wait on it instead of sleeping.

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// Long-running effects for tests of cancellation: a task parks under a
 /// name until it is cancelled. The test waits until the tasks it started

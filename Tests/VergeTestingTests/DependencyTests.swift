@@ -2,7 +2,7 @@ import Foundation
 import VergeTestSupport
 import XCTest
 
-@_spi(Internal) @testable import Verge
+@testable import Verge
 @testable import VergeTesting
 
 /// Dependencies: defaults in tests, overrides where a store is made,

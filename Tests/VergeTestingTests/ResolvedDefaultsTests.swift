@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-@_spi(Internal) import Verge
+import Verge
 import VergeTesting
 
 /// The defaults of a store family: resolved once per key, whatever the

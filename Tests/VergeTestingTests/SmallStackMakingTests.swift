@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internal) import Verge
+import Verge
 import VergeTesting
 import VergeTestSupport
 import XCTest

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import VergeNeue
 import VergeTesting
 import XCTest

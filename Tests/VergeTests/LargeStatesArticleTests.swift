@@ -1,6 +1,6 @@
 import Observation
 import Synchronization
-@_spi(Internal) import Verge
+import Verge
 import XCTest
 
 /// The snippets of the Large states article (Verge.docc/LargeStates.md), as

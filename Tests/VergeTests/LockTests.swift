@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-@_spi(Internal) import Verge
+import Verge
 import XCTest
 
 /// The one lock every Verge target uses (`SharedLock` over `LockedBox`): a

@@ -7,7 +7,7 @@
 #endif
 import Foundation
 import Synchronization
-@_spi(Internal) import Verge
+import Verge
 import VergeTestSupport
 import XCTest
 

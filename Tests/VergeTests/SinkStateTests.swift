@@ -1,6 +1,6 @@
 import Dispatch
 import Synchronization
-@_spi(Internal) import Verge
+import Verge
 import XCTest
 
 final class SinkStateTests: XCTestCase {

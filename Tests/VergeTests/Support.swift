@@ -1,5 +1,5 @@
 import Synchronization
-@_spi(Internal) import Verge
+import Verge
 import XCTest
 
 /// Collects values from any thread, in arrival order.

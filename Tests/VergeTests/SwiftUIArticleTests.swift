@@ -1,5 +1,5 @@
 import Observation
-@_spi(Internal) import Verge
+import Verge
 import XCTest
 
 /// The SwiftUI article's model halves, as written there, observed through

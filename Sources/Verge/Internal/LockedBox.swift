@@ -203,25 +203,24 @@ enum ParkingLot {
 }
 
 /// The lock that Verge's sibling targets (VergeNeue, VergeORM, VergeTesting)
-/// and tests use: a `LockedBox` behind SPI. Not part of the public API.
-@_spi(Internal)
-public struct SharedLock<Value: Sendable>: Sendable {
+/// and tests use: a `LockedBox`, visible to this package only.
+package struct SharedLock<Value: Sendable>: Sendable {
   private let box: LockedBox<Value>
 
   /// Creates a lock guarding `value`.
-  public init(_ value: Value) {
+  package init(_ value: Value) {
     box = LockedBox(value)
   }
 
   /// Runs `body` with exclusive access to the value.
-  public func withLock<Result, Failure: Error>(
+  package func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try box.withLock(body)
   }
 
   /// Runs `body` when the lock is free now; `nil` without waiting otherwise.
-  public func withLockIfAvailable<Result, Failure: Error>(
+  package func withLockIfAvailable<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
     try box.withLockIfAvailable(body)

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// Reduces enum actions one at a time, in the order they were sent, and runs

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 extension ActionReducer {
   /// This reducer with one dependency overridden: its reductions, the

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// A store driven by enum actions and an `ActionReducer` (the Redux shape),

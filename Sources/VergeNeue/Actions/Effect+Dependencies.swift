@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 extension Effect {
   /// This effect with each task running with `values` in effect (for a

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// The work one `send` started: the action's reduction and the effects it
 /// returned.

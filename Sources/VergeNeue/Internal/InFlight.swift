@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// Counts work in flight (actions, effects) and wakes waiters when it drops

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// A list of event handlers, cheap to check when empty.

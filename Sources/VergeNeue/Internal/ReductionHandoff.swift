@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// Hands the result of a reduction sent through a root's pipeline (as a
 /// named mutation) back to the engine that sent it, exactly once.

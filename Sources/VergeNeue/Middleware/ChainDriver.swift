@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// A store's middleware pipeline: how a message moves from one middleware to

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 extension Middleware {
   /// A middleware that describes each message in one line and hands it to
   /// `sink`: the message and the top-level properties of the state it changed.

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// What a `Recorder` captured: the state before the first message and the
 /// messages that reached the reducer, in order.

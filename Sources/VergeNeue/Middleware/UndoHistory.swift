@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// An undo/redo history of a store's states, fed by a middleware and bounded
 /// in size.

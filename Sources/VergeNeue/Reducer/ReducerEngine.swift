@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// The machinery shared by `ReducerStore` and `ScopedStore`: the reducer,

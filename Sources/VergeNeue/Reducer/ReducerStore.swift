@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 /// A store whose every change is a named mutation or action of a method
 /// reducer (`ReducerType`), built on a core `Store`.
 ///

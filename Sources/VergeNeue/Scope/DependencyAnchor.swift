@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A scope's part with some dependencies overridden: what its reducer
 /// commits runs with `values` in effect, its root reports `values` as its

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// Reads and writes one part of a core store's state, holding the store
 /// strongly. Engines work through it, so a root store and a scoped store

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// What a scoped store reads: its part of the root store's state, as
 /// `ReadableStore` needs it. The part is followed through one derived value

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 // A feature with its own enum-action reducer on a part of a root store that
 // has no enum-action reducer of its own (a core `Store`, a `ReducerStore`, a

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A view onto one part of a root store's state that sends enum actions.
 /// It comes in two forms, one per kind of root:

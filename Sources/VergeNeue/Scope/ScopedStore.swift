@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A store for one part of a parent store's state, picked by a writable key
 /// path, with its own method reducer. It is a view onto its root store and

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// A token for an event observer added with `observeEvents(_:)`; cancelling
 /// it or releasing it removes the observer.

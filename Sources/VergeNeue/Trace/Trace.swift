@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Foundation
 
 /// A trace of a store: what it did, written to a file as it runs, for the

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import Synchronization
 
 /// What an `ActionEngine` tells a `Trace` beyond its lifecycle events: how

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// One line of a trace file: the header, or one event. The fields a kind
 /// does not use are left out of the line. The format is specified field

@@ -116,8 +116,7 @@ extension DatabaseType {
   /// Turns the debug-only invariant check after each batch on or off.
   ///
   /// - Parameter enabled: Whether to check.
-  @_spi(Testing)
-  public static func setInvariantChecksAfterEachBatch(_ enabled: Bool) {
+  package static func setInvariantChecksAfterEachBatch(_ enabled: Bool) {
     databaseInvariantChecksEnabled.store(enabled, ordering: .relaxed)
   }
 }

@@ -7,8 +7,7 @@ extension DatabaseType {
   ///
   /// - Returns: The problems found.
   /// - Complexity: O(total size of the database).
-  @_spi(Testing)
-  public func invariantViolations() -> [String] {
+  package func invariantViolations() -> [String] {
     let storage = _backingStorage
     var problems: [String] = []
     let tableKeys = BackingStorage.tableKeys()
@@ -33,8 +32,7 @@ extension DatabaseType {
   /// debugging.
   ///
   /// - Complexity: O(total size of the database).
-  @_spi(Testing)
-  public func checkInvariants() {
+  package func checkInvariants() {
     let problems = invariantViolations()
     if !problems.isEmpty {
       fatalError("VergeORM invariants broken: \(problems)")

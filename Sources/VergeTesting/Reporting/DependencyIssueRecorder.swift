@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// Records a dependency that a test used without a test value as a failure
 /// of that test, in the framework it runs in (`TestFailureReporter.automatic`).

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 
 /// What a `TestStore` has seen of its store: the sends or dispatches the
 /// test started (its *origins*), the work still attributed to each, what

@@ -1,5 +1,5 @@
 import BaselineStore
-@_spi(Internal) import Verge
+import Verge
 import VergeNeue
 
 /// Scenario 8's state: values that subscribers select one by one, a field
@@ -233,7 +233,7 @@ private func largeWholeState(count: Int) -> Workload {
 /// subscriber the previous state must.
 private func baselineLargeKeepingState(count: Int) -> Workload {
   let store = BaselineStore(LargeState(items: Array(repeating: 0, count: count)))
-  let held = SharedLock<LargeState?>(nil)
+  let held = Locked<LargeState?>(nil)
   store.subscribe { state in held.withLock { $0 = state } }
   let cursor = Cursor(count: count)
   return Workload { iterations in

@@ -1,6 +1,6 @@
 import BaselineStore
 import Foundation
-@_spi(Internal) import Verge
+import Verge
 import VergeORM
 
 /// Scenario 5's entity: a small record with an integer ID.
@@ -226,7 +226,7 @@ private func updateOne(count: Int) -> Workload {
 /// at the next commit: the dictionary is shared, so the next write copies it.
 private func baselineUpdateOne(count: Int) -> Workload {
   let store = BaselineStore(DictionaryState(rows: dictionary(count: count)))
-  let held = SharedLock<DictionaryState?>(nil)
+  let held = Locked<DictionaryState?>(nil)
   store.subscribe { state in held.withLock { $0 = state } }
   let ids = IDWalk(count: count)
   return Workload { iterations in

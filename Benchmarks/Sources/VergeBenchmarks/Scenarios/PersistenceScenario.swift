@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internal) import Verge
+import Verge
 import VergeORM
 
 /// The sizes of scenario 7; quick mode shrinks the database.

@@ -1,4 +1,4 @@
-@_spi(Internal) import Verge
+import Verge
 import VergeNeue
 import VergeTesting
 
@@ -25,7 +25,7 @@ extension Scenario {
 /// are counted: a run that reports one stops the suite, since it would not
 /// be measuring the passing path.
 private func testStoreRoundTrip() -> Workload {
-  let failures = SharedLock<[String]>([])
+  let failures = Locked<[String]>([])
   let reporter = TestFailureReporter { message, _, _ in failures.withLock { $0.append(message) } }
   let store = Unshared(
     TestStore(initialState: Counter(), reducer: CounterActions(), reporter: reporter))

@@ -1,7 +1,7 @@
 import BaselineStore
 import Observation
 import Synchronization
-@_spi(Internal) import Verge
+import Verge
 import VergeNeue
 import VergeORM
 import VergeTesting
@@ -244,7 +244,7 @@ func observationInvalidations<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int)
 /// one watched row calls back.
 func baselineSelectorCalls<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int, readers: Int) -> Double {
   let store = BaselineStore(listState(rows, count: count))
-  let calls = SharedLock(0)
+  let calls = Locked(0)
   let watched = watchedRows(count: count, readers: readers)
   for id in watched {
     store.select({ $0.rows.row(id) }, onChange: { _ in calls.withLock { $0 += 1 } })
@@ -353,7 +353,7 @@ func baselineDictionarySelectors(count: Int) -> Workload {
 /// that reports a failure stops the suite: it would not be measuring the
 /// passing path.
 func testStoreRowStep<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Workload {
-  let failures = SharedLock<[String]>([])
+  let failures = Locked<[String]>([])
   let reporter = TestFailureReporter { message, _, _ in failures.withLock { $0.append(message) } }
   let store = Unshared(TestStore(initialState: listState(rows, count: count), reducer: Rows.listFeature, reporter: reporter))
   let walk = Unshared(RowWalk(count: count))
@@ -370,7 +370,7 @@ func testStoreRowStep<Rows: AppScaleRows>(_ rows: Rows.Type, count: Int) -> Work
 }
 
 func rowOwnTestStoreStep() -> Workload {
-  let failures = SharedLock<[String]>([])
+  let failures = Locked<[String]>([])
   let reporter = TestFailureReporter { message, _, _ in failures.withLock { $0.append(message) } }
   let store = Unshared(TestStore(initialState: AppRow(id: 0), reducer: AppRowFeature(), reporter: reporter))
   return Workload(keepAlive: [store]) { iterations in
