@@ -68,11 +68,3 @@ func runChildTest(_ name: String, environment added: [String: String]) throws ->
   }
   return (outcome.status, outcome.stderr + outcome.stdout)
 }
-
-/// Whether this process runs under the Thread Sanitizer (its runtime is
-/// linked in).
-var isThreadSanitized: Bool {
-  guard let process = dlopen(nil, RTLD_NOW) else { return false }
-  defer { dlclose(process) }
-  return dlsym(process, "__tsan_init") != nil
-}

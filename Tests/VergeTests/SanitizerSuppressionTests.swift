@@ -36,7 +36,7 @@ final class SanitizerSuppressionTests: XCTestCase {
     .appendingPathComponent(".ci/tsan-suppressions").path
 
   private func run(_ scenario: String, suppressed: Bool) throws -> ChildProcess.Outcome {
-    guard Self.isThreadSanitized else {
+    guard isThreadSanitized else {
       throw XCTSkip("runs under the Thread Sanitizer only (swift test --sanitize=thread)")
     }
     XCTAssertTrue(FileManager.default.fileExists(atPath: Self.suppressions), Self.suppressions)
@@ -110,14 +110,6 @@ final class SanitizerSuppressionTests: XCTestCase {
     guard Self.child.isRunning(scenario) else {
       throw XCTSkip("runs only as the child process of a SanitizerSuppressionTests test")
     }
-  }
-
-  /// Whether this process runs under the Thread Sanitizer (its runtime is
-  /// linked in).
-  private static var isThreadSanitized: Bool {
-    guard let process = dlopen(nil, RTLD_NOW) else { return false }
-    defer { dlclose(process) }
-    return dlsym(process, "__tsan_init") != nil
   }
 }
 
