@@ -66,10 +66,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
       let (leaf, offset) = list.uniqueLeaf(index: position)
       // The element is moved out of its (uniquely owned) leaf and back, so
       // a write to a part of it (`array[i].tags.append(x)`) copies nothing.
-      var element = leaf.elements.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).move() }
-      defer {
-        leaf.elements.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).initialize(to: element) }
-      }
+      let slot = leaf.elementBase + offset
+      var element = slot.move()
+      defer { slot.initialize(to: element) }
       let old = identify(element)
       yield &element
       checkID(of: element, at: position, oldID: old)

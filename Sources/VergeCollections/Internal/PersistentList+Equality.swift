@@ -23,20 +23,21 @@ extension PersistentList where Element: Equatable {
   static func equal(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
     if a === b { return true }
     visited &+= 1
-    if a.isLeaf && b.isLeaf { return a.elements == b.elements }
-    if !a.isLeaf && !b.isLeaf && a.counts == b.counts {
+    if a.isLeaf && b.isLeaf { return a.elements.elementsEqual(b.elements) }
+    if !a.isLeaf && !b.isLeaf && a.counts.elementsEqual(b.counts) {
       // Children aligned one to one (the common case: two versions that
       // differ by writes in place): skip the shared ones by identity,
       // without retaining them, and open only those that differ.
-      let width = a.children.count
+      let width = a.width
       var index = firstDifferingChild(a, b, from: 0)
       while index < width {
-        if !equal(a.children[index], b.children[index], visited: &visited) { return false }
+        if !equal(a.childBase[index], b.childBase[index], visited: &visited) { return false }
         index = firstDifferingChild(a, b, from: index &+ 1)
       }
       return true
     }
-    return equalRuns(a.isLeaf ? [a] : a.children, b.isLeaf ? [b] : b.children, visited: &visited)
+    return equalRuns(
+      a.isLeaf ? [a] : ContiguousArray(a.children), b.isLeaf ? [b] : ContiguousArray(b.children), visited: &visited)
   }
 
   /// The first position from `start` where the branches `a` and `b`,
@@ -44,9 +45,7 @@ extension PersistentList where Element: Equatable {
   /// no reference counting); their width when there is none.
   @inlinable
   static func firstDifferingChild(_ a: ListNode<Element>, _ b: ListNode<Element>, from start: Int) -> Int {
-    a.children.withUnsafeBytes { left in
-      b.children.withUnsafeBytes { right in firstDifferingWord(left, right, from: start) }
-    }
+    firstDifferingWord(UnsafeRawBufferPointer(a.children), UnsafeRawBufferPointer(b.children), from: start)
   }
 
   /// Whether two sequences of nodes holding as many elements in all hold
@@ -180,7 +179,7 @@ extension PersistentList {
     var previousLabel: UInt64?
     var leafDepth: Int?
     func visit(_ node: ListNode<Element>, depth: Int, isRoot: Bool) {
-      if node.width > node.capacity { problems.append("node over capacity: \(node.width)") }
+      if node.width > node.maxWidth || node.width > node.room { problems.append("node over capacity: \(node.width)") }
       if !isRoot && node.width < node.minimumFill { problems.append("node under minimum fill: \(node.width)") }
       if node.isLeaf {
         if let leafDepth, leafDepth != depth { problems.append("leaves at depths \(leafDepth) and \(depth)") }
