@@ -55,18 +55,17 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
       guard position >= 0 && position < count else {
         fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
       }
-      let (leaf, offset) = list.uniqueLeaf(index: position)
-      checkID(of: newValue, at: position, replacing: leaf.elements[offset])
-      leaf.elements[offset] = newValue
+      let slot = list.uniqueElement(index: position)
+      checkID(of: newValue, at: position, replacing: slot.pointee)
+      slot.pointee = newValue
     }
     _modify {
       guard position >= 0 && position < count else {
         fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
       }
-      let (leaf, offset) = list.uniqueLeaf(index: position)
       // The element is moved out of its (uniquely owned) leaf and back, so
       // a write to a part of it (`array[i].tags.append(x)`) copies nothing.
-      let slot = leaf.elementBase + offset
+      let slot = list.uniqueElement(index: position)
       var element = slot.move()
       defer { slot.initialize(to: element) }
       let old = identify(element)

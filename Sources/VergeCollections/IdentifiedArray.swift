@@ -148,8 +148,7 @@ public struct IdentifiedArray<ID: Hashable, Element> {
       }
       checkID(of: newValue, writtenUnder: id)
       if let label = positions[id] {
-        let (leaf, offset) = list.uniqueLeaf(label: label)
-        leaf.elements[offset] = newValue
+        list.uniqueElement(label: label).pointee = newValue
       } else {
         insertNew(newValue, id: id, at: count)
       }
@@ -159,11 +158,11 @@ public struct IdentifiedArray<ID: Hashable, Element> {
     _modify {
       // One lookup and one descent that unshares the path; the element is
       // written back where it was.
-      let slot = positions[id].map { list.uniqueLeaf(label: $0) }
-      var element: Element? = slot.map { $0.leaf.elements[$0.offset] }
+      let slot = positions[id].map { list.uniqueElement(label: $0) }
+      var element: Element? = slot.map { $0.pointee }
       yield &element
       if let slot, let element, identify(element) == id {
-        slot.leaf.elements[slot.offset] = element
+        slot.pointee = element
       } else {
         settle(element, id: id, found: slot != nil)
       }

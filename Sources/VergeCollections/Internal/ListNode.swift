@@ -60,7 +60,12 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Where a leaf's elements start, given where its storage starts.
   @inlinable @inline(__always)
   static func elementBase(after words: UnsafeMutablePointer<UInt64>, room: Int) -> UnsafeMutablePointer<Element> {
-    UnsafeMutableRawPointer(words + room).alignedUp(for: Element.self).assumingMemoryBound(to: Element.self)
+    let end = UnsafeMutableRawPointer(words + room)
+    // The labels end on a word boundary, which suits most elements.
+    if MemoryLayout<Element>.alignment <= MemoryLayout<UInt64>.alignment {
+      return end.assumingMemoryBound(to: Element.self)
+    }
+    return end.alignedUp(for: Element.self).assumingMemoryBound(to: Element.self)
   }
 
   /// An empty node with room for `room` entries.

@@ -23,8 +23,8 @@ extension PersistentList where Element: Equatable {
   static func equal(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
     if a === b { return true }
     visited &+= 1
-    if a.isLeaf && b.isLeaf { return a.elements.elementsEqual(b.elements) }
-    if !a.isLeaf && !b.isLeaf && a.counts.elementsEqual(b.counts) {
+    if a.isLeaf && b.isLeaf { return a.width == b.width && equalElements(a.elementBase, b.elementBase, count: a.width) }
+    if !a.isLeaf && !b.isLeaf && a.width == b.width && equalElements(a.countBase, b.countBase, count: a.width) {
       // Children aligned one to one (the common case: two versions that
       // differ by writes in place): skip the shared ones by identity,
       // without retaining them, and open only those that differ.
@@ -38,6 +38,21 @@ extension PersistentList where Element: Equatable {
     }
     return equalRuns(
       a.isLeaf ? [a] : ContiguousArray(a.children), b.isLeaf ? [b] : ContiguousArray(b.children), visited: &visited)
+  }
+
+  /// Whether the `count` items from `x` equal those from `y`, read in
+  /// place (a sequence algorithm over the buffers copies each element out,
+  /// retaining what it holds).
+  @inlinable @inline(__always)
+  static func equalElements<Item: Equatable>(
+    _ x: UnsafeMutablePointer<Item>, _ y: UnsafeMutablePointer<Item>, count: Int
+  ) -> Bool {
+    var index = 0
+    while index < count {
+      if x[index] != y[index] { return false }
+      index &+= 1
+    }
+    return true
   }
 
   /// The first position from `start` where the branches `a` and `b`,
@@ -125,7 +140,7 @@ extension PersistentList where Element: Equatable {
       let x = left[leftLeaf].elements
       let y = right[rightLeaf].elements
       let run = Swift.min(x.count - leftOffset, y.count - rightOffset)
-      if !x[leftOffset..<(leftOffset + run)].elementsEqual(y[rightOffset..<(rightOffset + run)]) { return false }
+      if !equalElements(x.baseAddress! + leftOffset, y.baseAddress! + rightOffset, count: run) { return false }
       leftOffset &+= run
       rightOffset &+= run
       if leftOffset == x.count {

@@ -94,7 +94,8 @@ extension PersistentList {
       if _fastPath(next < siblingCount) {
         child = next
         // See `root`: the storage outlives the walk and does not change.
-        return UnsafeBufferPointer(siblings.unsafelyUnwrapped[next].elements)
+        let leaf = siblings.unsafelyUnwrapped[next]
+        return UnsafeBufferPointer(start: leaf.elementBase, count: leaf.width)
       }
       return nextBranch()
     }
@@ -122,7 +123,7 @@ extension PersistentList {
         node = node.childBase[index]
         offset = inner
       }
-      return UnsafeBufferPointer(node.elements)
+      return UnsafeBufferPointer(start: node.elementBase, count: node.width)
     }
   }
 

@@ -224,13 +224,36 @@ struct PersistentList<Element> {
     return try update(&node.childBase[child], at: offset, body)
   }
 
-  /// The leaf holding the element labelled `label` (which must be present)
-  /// and its offset there, after making every node on the path uniquely
-  /// referenced, so that the caller may write the element in place.
+  /// The element labelled `label` (which must be present), in storage of
+  /// this list's own: every node on the path is made uniquely referenced,
+  /// so that the caller may write the element in place. The pointer holds
+  /// no reference (the list keeps the leaf alive) and is valid until the
+  /// list is next changed or released.
   ///
   /// - Complexity: O(log n).
   @inlinable
-  mutating func uniqueLeaf(label: UInt64) -> (leaf: ListNode<Element>, offset: Int) {
+  mutating func uniqueElement(label: UInt64) -> UnsafeMutablePointer<Element> {
+    let (leaf, offset) = uniqueLeaf(label: label)
+    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
+  }
+
+  /// The element at `index`, in storage of this list's own (see
+  /// ``uniqueElement(label:)``).
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueElement(index: Int) -> UnsafeMutablePointer<Element> {
+    let (leaf, offset) = uniqueLeaf(index: index)
+    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
+  }
+
+  /// The leaf holding the element labelled `label` (which must be present)
+  /// and its offset there, after making every node on the path uniquely
+  /// referenced; the leaf is not retained (the list keeps it alive).
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueLeaf(label: UInt64) -> (leaf: Unmanaged<ListNode<Element>>, offset: Int) {
     if !isKnownUniquelyReferenced(&root) { root = root.copy() }
     // The descent holds no reference to the nodes it passes: each is kept
     // by its parent, which it has just made unique, so the path costs no
@@ -247,27 +270,35 @@ struct PersistentList<Element> {
       guard let next else { break }
       node = next
     }
-    let leaf = node.takeUnretainedValue()
-    guard let offset = leaf.child(forLabel: label), leaf.labels[offset] == label else {
-      fatalError("IdentifiedArray: label not found")
+    let offset = node._withUnsafeGuaranteedRef { leaf in
+      guard let offset = leaf.child(forLabel: label), leaf.labelBase[offset] == label else {
+        fatalError("IdentifiedArray: label not found")
+      }
+      return offset
     }
-    return (leaf, offset)
+    return (node, offset)
   }
 
   /// The leaf holding position `index` and the offset there, after making
-  /// every node on the path uniquely referenced.
+  /// every node on the path uniquely referenced; the leaf is not retained
+  /// (the list keeps it alive).
   ///
   /// - Complexity: O(log n).
   @inlinable
-  mutating func uniqueLeaf(index: Int) -> (leaf: ListNode<Element>, offset: Int) {
+  mutating func uniqueLeaf(index: Int) -> (leaf: Unmanaged<ListNode<Element>>, offset: Int) {
     if !isKnownUniquelyReferenced(&root) { root = root.copy() }
-    var node = root
+    var node = Unmanaged.passUnretained(root)
     var offset = index
-    while !node.isLeaf {
-      let (child, inner) = node.child(containing: offset)
-      node.makeChildUnique(child)
-      node = node.childBase[child]
-      offset = inner
+    while true {
+      let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+        guard !node.isLeaf else { return nil }
+        let (child, inner) = node.child(containing: offset)
+        node.makeChildUnique(child)
+        offset = inner
+        return Unmanaged.passUnretained(node.childBase[child])
+      }
+      guard let next else { break }
+      node = next
     }
     return (node, offset)
   }
