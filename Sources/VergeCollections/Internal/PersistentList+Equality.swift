@@ -24,19 +24,30 @@ extension PersistentList where Element: Equatable {
     if a === b { return true }
     visited &+= 1
     if a.isLeaf && b.isLeaf { return a.width == b.width && equalElements(a.elementBase, b.elementBase, count: a.width) }
-    if !a.isLeaf && !b.isLeaf && a.width == b.width && equalElements(a.countBase, b.countBase, count: a.width) {
+    if !a.isLeaf && !b.isLeaf && a.width == b.width {
       // Children aligned one to one (the common case: two versions that
       // differ by writes in place): skip the shared ones by identity,
-      // without retaining them, and open only those that differ.
+      // without retaining them, and open only those that differ. A shared
+      // child holds as many elements on both sides, so only the counts of
+      // differing children are compared: while they match, each pair
+      // covers the same positions on both sides.
       let width = a.width
       var index = firstDifferingChild(a, b, from: 0)
       while index < width {
+        if a.countBase[index] != b.countBase[index] { return equalRuns(a, b, visited: &visited) }
         if !equal(a.childBase[index], b.childBase[index], visited: &visited) { return false }
         index = firstDifferingChild(a, b, from: index &+ 1)
       }
       return true
     }
-    return equalRuns(
+    return equalRuns(a, b, visited: &visited)
+  }
+
+  /// Whether two nodes holding as many elements hold equal ones, compared
+  /// as runs of children (or a leaf each) that need not line up.
+  @inlinable
+  static func equalRuns(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
+    equalRuns(
       a.isLeaf ? [a] : ContiguousArray(a.children), b.isLeaf ? [b] : ContiguousArray(b.children), visited: &visited)
   }
 
