@@ -188,10 +188,10 @@ struct PersistentList<Element> {
       node = next
     }
     return node._withUnsafeGuaranteedRef { node in
-      guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+      guard let offset = node.child(forLabel: label), node.labelBase[offset] == label else {
         fatalError("IdentifiedArray: label not found")
       }
-      return node.elements[offset]
+      return node.elementBase[offset]
     }
   }
 
