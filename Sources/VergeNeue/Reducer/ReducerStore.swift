@@ -28,11 +28,8 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
 
   /// The core store that holds the state.
   public let core: Store<State, Activity>
+  /// What this store does, shared with `ScopedStore`.
   @usableFromInline let engine: ReducerEngine<Reducer>
-  let access: StoreAccess<State, Activity>
-  /// Whether the core store has commit middlewares, which see each
-  /// mutation's trace; fixed at creation.
-  @usableFromInline let hasCommitMiddlewares: Bool
 
   /// Creates a store.
   ///
@@ -55,10 +52,11 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     let core = Store<State, Activity>(
       initialState: initialState, middlewares: commitMiddlewares, withDependencies: withDependencies)
     self.core = core
-    hasCommitMiddlewares = !commitMiddlewares.isEmpty
-    access = StoreAccess(store: core)
+    // Commit middlewares see each mutation's name, which the direct commit
+    // leaves empty.
     engine = ReducerEngine(
-      reducer: reducer, middlewares: middlewares, taskManager: core.taskManager,
+      reducer: reducer, access: StoreAccess(store: core), direct: commitMiddlewares.isEmpty ? .core(core) : .never,
+      middlewares: middlewares, taskManager: core.taskManager,
       sendActivity: { [weak core] activity in core?.send(activity) }, dependencies: core.dependencies)
   }
 
@@ -77,23 +75,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ///   observers, the previous state is kept as well.
   @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
-    let mutation = mutation(engine.reducer)
-    guard engine.commitsDirectly && !hasCommitMiddlewares else {
-      commitThroughEngine(mutation)
-      return
-    }
-    // Specialized in the caller's module: straight into the core commit.
-    // Without commit middlewares no one reads the trace, so its name (costly
-    // to form) is left empty.
-    core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
-      ref.modify { mutation.body(&$0) }
-    }
-  }
-
-  /// Commits through the middlewares and event observers.
-  @usableFromInline
-  func commitThroughEngine(_ mutation: ReducerMutation<State>) {
-    engine.commit(mutation, on: access)
+    engine.commit(mutation(engine.reducer))
   }
 
   /// Runs an action of the reducer and waits for it: the form for async
@@ -121,7 +103,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ action: (Reducer) -> ReducerAction<Reducer, Result>,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Result {
-    try await engine.dispatch(action(engine.reducer), on: access)
+    try await engine.dispatch(action(engine.reducer))
   }
 
   /// Starts an action of the reducer from synchronous code (a button
@@ -153,7 +135,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public func dispatch<Result: Sendable>(
     _ action: (Reducer) -> ReducerAction<Reducer, Result>
   ) -> Task<Result, any Error> {
-    engine.start(action(engine.reducer), on: access)
+    engine.start(action(engine.reducer))
   }
 
   /// Sends an activity; see `Store.send(_:)`.
@@ -177,7 +159,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     try recording.verifyStart(core.untrackedState)
     for message in recording.messages {
       if case .mutation(let mutation) = message {
-        access.write(mutation.trace) { mutation.body(&$0) }
+        engine.access.write(mutation.trace) { mutation.body(&$0) }
       }
     }
   }
