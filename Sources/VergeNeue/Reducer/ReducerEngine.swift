@@ -5,9 +5,10 @@ import Synchronization
 /// and `ScopedStore` forward to: the reducer, where its state is, the
 /// middleware pipeline, the event observers and the in-flight count.
 ///
-/// The two stores differ only in two stored values: `access`, the whole
-/// state of a core store or a scope's part of its root's, and `direct`,
-/// how a mutation reaches the core store when no one needs to see it.
+/// The two stores differ only in stored values: `access`, the whole state
+/// of a core store or a scope's part of its root's, and how a mutation
+/// reaches the core store when no one needs to see it (`core` for a
+/// `ReducerStore`, `commitDirectly` for a scope).
 @usableFromInline
 final class ReducerEngine<Reducer: ReducerType>: Sendable {
   @usableFromInline typealias State = Reducer.TargetState
@@ -17,9 +18,15 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// Where the state is: the whole state of a `ReducerStore`'s core store,
   /// or a `ScopedStore`'s part of its root's (through the root's pipeline).
   let access: any FragmentAccess<State>
-  /// How `commit(_:)` writes when nothing in the pipeline needs to see
-  /// the mutation.
-  @usableFromInline let direct: DirectCommit<State, Reducer.TargetActivity>
+  /// For a `ReducerStore` without commit middlewares (which see each
+  /// mutation's name): its core store, into which a mutation that nothing
+  /// in the pipeline needs to see goes straight; `nil` otherwise.
+  @usableFromInline let core: Store<State, Reducer.TargetActivity>?
+  /// For a scope: commits a mutation straight into its root's core store,
+  /// specialized where the scope was made, when nothing in the root's
+  /// pipeline needs to see it; returns `false` (having done nothing)
+  /// otherwise, and always for a `ReducerStore`.
+  @usableFromInline let commitDirectly: @Sendable (ReducerMutation<State>) -> Bool
   let chain: MiddlewareChain<Message, State>
   /// Whether the store has middlewares; fixed at creation.
   @usableFromInline let hasMiddlewares: Bool
@@ -37,7 +44,8 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   init(
     reducer: Reducer,
     access: any FragmentAccess<State>,
-    direct: DirectCommit<State, Reducer.TargetActivity>,
+    core: Store<State, Reducer.TargetActivity>? = nil,
+    commitDirectly: @escaping @Sendable (ReducerMutation<State>) -> Bool = { _ in false },
     middlewares: [Middleware<Message, State>],
     taskManager: TaskManager,
     announce: (@Sendable (ActionInfo) async throws -> Void)? = nil,
@@ -46,7 +54,8 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   ) {
     self.reducer = reducer
     self.access = access
-    self.direct = direct
+    self.core = core
+    self.commitDirectly = commitDirectly
     self.dependencies = dependencies
     self.announce = announce
     self.chain = MiddlewareChain(middlewares: middlewares)
@@ -62,50 +71,29 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   @inlinable
   var commitsDirectly: Bool { !hasMiddlewares && observers.isEmpty }
 
-  /// The stores' `commit(_:)`: straight into the core store, specialized
-  /// in the caller's module, when nothing in the pipeline needs to see the
-  /// mutation; otherwise through the pipeline.
+  /// How a scope at `keyPath` of this store commits directly: into the
+  /// same core store, at the key path, under the same conditions.
   @inlinable
-  func commit(_ mutation: ReducerMutation<State>) {
-    switch direct {
-    case .core(let core) where commitsDirectly:
-      // Without commit middlewares no one reads the trace, so its name
-      // (costly to form) is left empty.
-      core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
-        ref.modify { mutation.body(&$0) }
-      }
-    case .scope(let commitDirectly) where commitDirectly(mutation):
-      return
-    default:
-      commitThroughPipeline(mutation)
-    }
-  }
-
-  /// How a scope at `keyPath` of this store writes directly: into the same
-  /// core store, at the key path, under the same conditions.
-  @inlinable
-  func direct<Child: Equatable & Sendable, ChildActivity: Sendable>(
+  func commitDirectly<Child: Equatable & Sendable>(
     at keyPath: WritableKeyPath<State, Child> & Sendable
-  ) -> DirectCommit<Child, ChildActivity> {
-    switch direct {
-    case .core(let core):
+  ) -> @Sendable (ReducerMutation<Child>) -> Bool {
+    if let core {
       let field = StateField(keyPath)
-      return .scope { [self] mutation in
+      return { [self] mutation in
+        // As `ReducerStore.commit(_:)`.
         guard commitsDirectly else { return false }
         core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
           ref.modify { field.modify(&$0, mutation.body) }
         }
         return true
       }
-    case .scope(let parent):
-      return .scope { mutation in
-        parent(
-          ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
-            mutation.body(&$0[keyPath: keyPath])
-          })
-      }
-    case .never:
-      return .never
+    }
+    let parent = commitDirectly
+    return { mutation in
+      parent(
+        ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
+          mutation.body(&$0[keyPath: keyPath])
+        })
     }
   }
 
@@ -237,23 +225,6 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
         }
       })
   }
-}
-
-/// How a method-reducer store's `commit(_:)` writes when nothing in the
-/// pipeline needs to see the mutation.
-@usableFromInline
-enum DirectCommit<State: Equatable & Sendable, Activity: Sendable>: Sendable {
-  /// A `ReducerStore` without commit middlewares: into its core store,
-  /// while its engine has no middleware and no event observer.
-  case core(Store<State, Activity>)
-  /// A scope: commits straight into its root's core store, specialized
-  /// where the scope was made, when nothing in the root's pipeline needs to
-  /// see the mutation; returns `false` (having done nothing) otherwise.
-  case scope(@Sendable (ReducerMutation<State>) -> Bool)
-  /// Always through the pipeline: a `ReducerStore` with commit
-  /// middlewares, which see each mutation's name, or a scope that
-  /// overrides dependencies.
-  case never
 }
 
 /// An action waiting to pass the middlewares. When nothing can let it pass

@@ -55,7 +55,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     // Commit middlewares see each mutation's name, which the direct commit
     // leaves empty.
     engine = ReducerEngine(
-      reducer: reducer, access: StoreAccess(store: core), direct: commitMiddlewares.isEmpty ? .core(core) : .never,
+      reducer: reducer, access: StoreAccess(store: core), core: commitMiddlewares.isEmpty ? core : nil,
       middlewares: middlewares, taskManager: core.taskManager,
       sendActivity: { [weak core] activity in core?.send(activity) }, dependencies: core.dependencies)
   }
@@ -75,7 +75,17 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ///   observers, the previous state is kept as well.
   @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
-    engine.commit(mutation(engine.reducer))
+    let mutation = mutation(engine.reducer)
+    guard engine.commitsDirectly, let core = engine.core else {
+      engine.commitThroughPipeline(mutation)
+      return
+    }
+    // Specialized in the caller's module: straight into the core commit.
+    // Without commit middlewares no one reads the trace, so its name (costly
+    // to form) is left empty.
+    core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
+      ref.modify { mutation.body(&$0) }
+    }
   }
 
   /// Runs an action of the reducer and waits for it: the form for async

@@ -40,7 +40,10 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   @usableFromInline let engine: ReducerEngine<Reducer>
   let fragment: ScopeFragment<State, Activity>
 
-  init(anchor: any ScopeAnchor<State>, reducer: Reducer, direct: DirectCommit<State, Activity>) {
+  init(
+    anchor: any ScopeAnchor<State>, reducer: Reducer,
+    commitDirectly: @escaping @Sendable (ReducerMutation<State>) -> Bool
+  ) {
     let root = anchor.root
     guard Activity.self == Never.self || root.accepts(Activity.self) else {
       fatalError("scope: the reducer's TargetActivity (\(Activity.self)) must be Never or the root store's activity type")
@@ -49,7 +52,8 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     let fragment = ScopeFragment<State, Activity>(source: anchor)
     self.fragment = fragment
     engine = ReducerEngine(
-      reducer: reducer, access: anchor, direct: direct, middlewares: [], taskManager: fragment.taskManager,
+      reducer: reducer, access: anchor, commitDirectly: commitDirectly, middlewares: [],
+      taskManager: fragment.taskManager,
       announce: root.announce,
       sendActivity: { activity in _ = root.sendActivity(activity) }, dependencies: root.dependencies)
   }
@@ -71,7 +75,8 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ///   the scope was made.
   @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
-    engine.commit(mutation(engine.reducer))
+    let mutation = mutation(engine.reducer)
+    if !engine.commitDirectly(mutation) { engine.commitThroughPipeline(mutation) }
   }
 
   /// Runs an action of the reducer and waits for it; see
@@ -117,15 +122,15 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    makeScope(keyPath, reducer: reducer, direct: engine.direct(at: keyPath))
+    makeScope(keyPath, reducer: reducer, commitDirectly: engine.commitDirectly(at: keyPath))
   }
 
   @usableFromInline
   func makeScope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
-    direct: DirectCommit<Child.TargetState, Child.TargetActivity>
+    commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore<Child>(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, direct: direct)
+    ScopedStore<Child>(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
   }
 
   /// This scope with one dependency overridden: a scoped store on the
@@ -157,7 +162,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ) -> ScopedStore<Reducer> {
     var values = fragment.dependencies
     values[keyPath: keyPath] = value
-    return ScopedStore(anchor: DependencyAnchor(base: anchor, values: values), reducer: engine.reducer, direct: .never)
+    return ScopedStore(anchor: DependencyAnchor(base: anchor, values: values), reducer: engine.reducer, commitDirectly: { _ in false })
   }
 
   /// Waits until no action dispatched through this scoped store is
@@ -185,7 +190,7 @@ extension Store {
     let field = StateField(keyPath)
     return makeScope(
       keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) },
-      direct: .scope { [self] mutation in
+      commitDirectly: { [self] mutation in
         _ = countedCommit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
         return true
       })
@@ -195,9 +200,9 @@ extension Store {
   func makeScope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
     follow: @escaping @Sendable () -> Derived<Child.TargetState>,
-    direct: DirectCommit<Child.TargetState, Child.TargetActivity>
+    commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, direct: direct)
+    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
   }
 
   /// The part at `keyPath`, written in place; `follow` as in
@@ -228,16 +233,16 @@ extension ReducerStore {
   ) -> ScopedStore<Child> {
     makeScope(
       keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) },
-      direct: engine.direct(at: keyPath))
+      commitDirectly: engine.commitDirectly(at: keyPath))
   }
 
   @usableFromInline
   func makeScope<Child: ReducerType>(
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
     follow: @escaping @Sendable () -> Derived<Child.TargetState>,
-    direct: DirectCommit<Child.TargetState, Child.TargetActivity>
+    commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, direct: direct)
+    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
   }
 
   /// The part at `keyPath`, written through this store's pipeline;
