@@ -30,6 +30,9 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public let core: Store<State, Activity>
   /// What this store does, shared with `ScopedStore`.
   @usableFromInline let engine: ReducerEngine<Reducer>
+  /// Whether the core store has commit middlewares, which see each
+  /// mutation's trace; fixed at creation.
+  @usableFromInline let hasCommitMiddlewares: Bool
 
   /// Creates a store.
   ///
@@ -52,6 +55,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     let core = Store<State, Activity>(
       initialState: initialState, middlewares: commitMiddlewares, withDependencies: withDependencies)
     self.core = core
+    hasCommitMiddlewares = !commitMiddlewares.isEmpty
     // Commit middlewares see each mutation's name, which the direct commit
     // leaves empty.
     engine = ReducerEngine(
@@ -76,7 +80,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
     let mutation = mutation(engine.reducer)
-    guard engine.commitsDirectly, let core = engine.core else {
+    guard engine.commitsDirectly && !hasCommitMiddlewares else {
       engine.commitThroughPipeline(mutation)
       return
     }
