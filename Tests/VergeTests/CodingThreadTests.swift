@@ -116,7 +116,7 @@ final class CodingThreadTests: XCTestCase {
     let directory = try PersistenceDirectoryFixture()
     let store = Store<ProfileState, Never>(initialState: ProfileState())
     let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
-    let engine = try XCTUnwrap(persistence.driver as? PersistenceEngine<ProfileState, Never, Preferences>)
+    let engine = persistence.engine
     let started = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     engine.queue.async {
