@@ -45,6 +45,11 @@ public struct DependencyValues: Sendable {
     storage = Storage(overrides: [], defaults: ResolvedDefaults(), context: DependencyContext.process)
   }
 
+  /// Values that hold `storage`.
+  init(storage: Storage) {
+    self.storage = storage
+  }
+
   /// The value of the dependency `key` names.
   ///
   /// Use it in the property that extends `DependencyValues` with a
@@ -68,15 +73,18 @@ public struct DependencyValues: Sendable {
       } else {
         overrides.append(entry)
       }
-      storage = Storage(overrides: overrides, defaults: storage.defaults, context: storage.context)
+      storage = Storage(
+        overrides: overrides, defaults: storage.defaults, context: storage.context, recorder: storage.recorder)
     }
   }
 
   /// One value of a key: an overridden value, or a resolved default.
   @usableFromInline
   struct Override: Sendable {
-    @usableFromInline let id: ObjectIdentifier
+    // The box first: a look-up that finds the key reads the box at the
+    // address it compared near, with no offset to add before the loop.
     @usableFromInline let box: AnyDependencyBox
+    @usableFromInline let id: ObjectIdentifier
 
     @usableFromInline init(id: ObjectIdentifier, box: AnyDependencyBox) {
       self.id = id
@@ -95,29 +103,46 @@ public struct DependencyValues: Sendable {
     @usableFromInline let defaults: ResolvedDefaults
     /// Which of a key's values stand in when it is not overridden.
     @usableFromInline let context: DependencyContext
+    /// Set while a `@Dependency` finds the key its property reads: every
+    /// key is then read through it (nothing is kept here), which notes it.
+    let recorder: KeyRecorder?
 
-    init(overrides: [Override], defaults: ResolvedDefaults, context: DependencyContext) {
+    init(
+      overrides: [Override], defaults: ResolvedDefaults, context: DependencyContext, recorder: KeyRecorder? = nil
+    ) {
       self.overrides = overrides
       self.defaults = defaults
       self.context = context
+      self.recorder = recorder
     }
+
+    /// Storage that keeps no value: what a derived value's core looks in.
+    static let empty = Storage(overrides: [], defaults: ResolvedDefaults(), context: .live)
 
     /// The value kept for the key `id`, overridden or its resolved
     /// default; `nil` when its default is not resolved yet.
     @inlinable @inline(__always)
     func value<Value: Sendable>(of id: ObjectIdentifier, as type: Value.Type) -> Value? {
+      value(ofKey: UInt(bitPattern: id), as: type)
+    }
+
+    /// The value kept for the key whose identifier has the bits `key`;
+    /// `nil` when its default is not resolved yet, and for bits no key has.
+    /// The value must be of the key's type.
+    @inlinable @inline(__always)
+    func value<Value: Sendable>(ofKey key: UInt, as type: Value.Type) -> Value? {
       // Walked by index: neither the list nor a box is retained on the way.
       let count = overrides.count
       if count > 0 {
         var index = 0
         repeat {
-          if overrides[index].id == id {
+          if UInt(bitPattern: overrides[index].id) == key {
             return unsafeDowncast(overrides[index].box, to: DependencyBox<Value>.self).value
           }
           index &+= 1
         } while index < count
       }
-      return defaults.value(of: id, as: type)
+      return defaults.value(ofKey: key, as: type)
     }
   }
 
@@ -134,7 +159,8 @@ public struct DependencyValues: Sendable {
 /// finds its value saves no register for it.
 @usableFromInline @inline(never)
 func resolveDefault<Key: DependencyKey>(_ key: Key.Type, of storage: DependencyValues.Storage) -> Key.Value {
-  storage.defaults.resolve(key, in: storage.context)
+  if let recorder = storage.recorder { return recorder.read(key) }
+  return storage.defaults.resolve(key, in: storage.context)
 }
 
 /// Which of a key's values a store uses when nothing overrides it.
@@ -180,6 +206,13 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// a lock; a full list is copied into one twice its size, and the old one
 /// kept until `self` goes, so a reader still walking it never sees it
 /// freed.
+///
+/// Each default is computed once: the first thread to need it computes it
+/// holding that key's gate (not `lock`, so the computation may read other
+/// dependencies, and other keys resolve meanwhile); threads needing the
+/// same key wait at the gate, then read what it kept. A default that needs
+/// itself, on one thread or through threads waiting for each other, is a
+/// dependency cycle, which stops the program naming the keys.
 @usableFromInline
 final class ResolvedDefaults: @unchecked Sendable {
   // Sendable: `count` and `entries` are atomics; the entries below `count`
@@ -204,6 +237,17 @@ final class ResolvedDefaults: @unchecked Sendable {
     var capacity = 0
     /// The lists replaced by larger ones, each full when replaced.
     var retired: [(list: UnsafeMutablePointer<DependencyValues.Override>, count: Int)] = []
+    /// The defaults being computed, by key: the computing thread, the gate
+    /// it holds until the value is kept, and the key's name.
+    var computing: [ObjectIdentifier: (thread: UInt, gate: LockedBox<Void>, name: String)] = [:]
+    /// The key each waiting thread waits for.
+    var waiting: [UInt: ObjectIdentifier] = [:]
+  }
+
+  /// How many threads wait for the default of `key` to be computed.
+  func waitingThreads<Key: DependencyKey>(for key: Key.Type) -> Int {
+    let id = ObjectIdentifier(key)
+    return lock.withLock { state in state.waiting.values.count { $0 == id } }
   }
 
   init() {}
@@ -222,9 +266,10 @@ final class ResolvedDefaults: @unchecked Sendable {
     }
   }
 
-  /// The kept default of the key `id`, as `Value`; `nil` when none is.
+  /// The kept default of the key whose identifier has the bits `key`, as
+  /// `Value`; `nil` when none is.
   @inlinable @inline(__always)
-  func value<Value: Sendable>(of id: ObjectIdentifier, as type: Value.Type) -> Value? {
+  func value<Value: Sendable>(ofKey key: UInt, as type: Value.Type) -> Value? {
     // `count` first: a list loaded after it holds at least `count` entries
     // (a list is replaced before the count grows past its capacity).
     let count = count.load(ordering: .acquiring)
@@ -233,7 +278,7 @@ final class ResolvedDefaults: @unchecked Sendable {
     let entries = entries.load(ordering: .acquiring).unsafelyUnwrapped
     var index = 0
     repeat {
-      if entries[index].id == id {
+      if UInt(bitPattern: entries[index].id) == key {
         return unsafeDowncast(entries[index].box, to: DependencyBox<Value>.self).value
       }
       index &+= 1
@@ -241,12 +286,74 @@ final class ResolvedDefaults: @unchecked Sendable {
     return nil
   }
 
-  /// Resolves the default value of `key` in `context` and keeps it; when
-  /// another thread kept one first, that one.
+  /// The default value of `key` in `context`: the kept one, or computed
+  /// now and kept, once however many threads need it at once.
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, in context: DependencyContext) -> Key.Value {
     let id = ObjectIdentifier(key)
-    // Resolved outside the lock: a default may read other dependencies.
+    let thread = ThreadIdentity.current
+    while true {
+      switch nextStep(for: id, named: { String(reflecting: key) }, on: thread) {
+      case .kept(let box):
+        return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
+      case .wait(let gate):
+        // Held by the computing thread until the value is kept.
+        gate.lock(as: thread)
+        gate.unlock()
+        lock.withLock { state in state.waiting[thread] = nil }
+      case .compute(let gate):
+        return compute(key, in: context, holding: gate)
+      }
+    }
+  }
+
+  /// What a thread that needs the default of `id` does next.
+  private enum Step {
+    /// Reads the kept value.
+    case kept(AnyDependencyBox)
+    /// Waits for the thread computing it at this gate, then looks again.
+    case wait(LockedBox<Void>)
+    /// Computes it, holding this gate, which it took.
+    case compute(LockedBox<Void>)
+  }
+
+  /// Decides, under `lock`, what `thread` does to get the default of `id`;
+  /// stops the program on a dependency cycle.
+  private func nextStep(for id: ObjectIdentifier, named name: () -> String, on thread: UInt) -> Step {
+    lock.withLock { state in
+      let count = count.load(ordering: .relaxed)
+      if let current = entries.load(ordering: .relaxed),
+        let index = (0..<count).first(where: { current[$0].id == id })
+      {
+        return .kept(current[index].box)
+      }
+      guard let computing = state.computing[id] else {
+        let gate = LockedBox(())
+        gate.lock(as: thread)
+        state.computing[id] = (thread, gate, name())
+        return .compute(gate)
+      }
+      // The chain of threads each waits for: back to this one is a cycle.
+      var chain = [computing.name]
+      var holder = computing.thread
+      while true {
+        if holder == thread { Misuse.dependencyCycle(chain + [computing.name]) }
+        guard let next = state.waiting[holder].flatMap({ state.computing[$0] }), chain.count <= state.computing.count
+        else { break }
+        chain.append(next.name)
+        holder = next.thread
+      }
+      state.waiting[thread] = id
+      return .wait(computing.gate)
+    }
+  }
+
+  /// Computes the default of `key`, keeps it and opens `gate`.
+  private func compute<Key: DependencyKey>(
+    _ key: Key.Type, in context: DependencyContext, holding gate: LockedBox<Void>
+  ) -> Key.Value {
+    let id = ObjectIdentifier(key)
+    // Computed outside `lock`: a default may read other dependencies.
     let value: Key.Value
     var isMissing = false
     switch context {
@@ -257,13 +364,9 @@ final class ResolvedDefaults: @unchecked Sendable {
     case .test:
       (value, isMissing) = MissingTestValue.resolve { Key.testValue }
     }
-    let (box, isKept) = lock.withLock { state -> (AnyDependencyBox, Bool) in
+    lock.withLock { state in
       let count = count.load(ordering: .relaxed)
       let current = entries.load(ordering: .relaxed)
-      if let current, let index = (0..<count).first(where: { current[$0].id == id }) {
-        return (current[index].box, false)
-      }
-      let box = DependencyBox(value)
       let list: UnsafeMutablePointer<DependencyValues.Override>
       if let current, count < state.capacity {
         list = current
@@ -277,13 +380,13 @@ final class ResolvedDefaults: @unchecked Sendable {
         state.capacity = capacity
         entries.store(list, ordering: .releasing)
       }
-      (list + count).initialize(to: DependencyValues.Override(id: id, box: box))
+      (list + count).initialize(to: DependencyValues.Override(id: id, box: DependencyBox(value)))
       self.count.store(count + 1, ordering: .releasing)
-      return (box, true)
+      state.computing[id] = nil
     }
-    // Reported by the thread whose value is kept: once per key.
-    if isMissing && isKept { DependencyIssue.reportMissingTestValue(Key.self) }
-    return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
+    gate.unlock()
+    if isMissing { DependencyIssue.reportMissingTestValue(Key.self) }
+    return value
   }
 }
 
@@ -306,12 +409,16 @@ struct DependencyFrame {
 /// only by address) can be asked without knowing its state's type.
 @usableFromInline
 class DependencyCarrier: @unchecked Sendable {
-  // Sendable: one `let` of a Sendable type.
+  // Sendable: two `let`s of Sendable types.
   /// The store's values; `nil` for a derived value's core.
   @usableFromInline final let dependencies: DependencyValues?
+  /// Where a read looks for a kept value: the storage of `dependencies`,
+  /// or one that keeps none, so the look-up needs no test for `nil`.
+  @usableFromInline final let lookup: DependencyValues.Storage
 
   @usableFromInline init(dependencies: DependencyValues?) {
     self.dependencies = dependencies
+    lookup = dependencies?.storage ?? DependencyValues.Storage.empty
   }
 }
 
@@ -330,25 +437,25 @@ extension DependencyValues {
     return bound ?? DependencyValues()
   }
 
-  /// Reads a dependency with `get` from the values in effect, without
-  /// copying them (a copy retains what they hold) and without retaining
-  /// the store's core, which weak references make costly to retain.
+  /// Reads `dependency` from the values in effect, without copying them
+  /// (a copy retains what they hold) and without retaining the store's
+  /// core, which weak references make costly to retain.
   @inlinable
-  static func readCurrent<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
+  static func readCurrent<Value>(_ dependency: Dependency<Value>) -> Value {
     if let raw = verge_thread_marks_get() {
       let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
       if let core = marks.pointee.closureCore {
         if let frame = marks.pointee.dependencyFrame {
           let frame = frame.assumingMemoryBound(to: DependencyFrame.self)
-          if frame.pointee.core == core { return frame.pointee.values.read(get, at: site) }
+          if frame.pointee.core == core { return frame.pointee.values.read(dependency) }
         }
         let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
-        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.read(get, at: site) }) {
+        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.read(dependency) }) {
           return value
         }
       }
     }
-    return (bound ?? DependencyValues()).read(get, at: site)
+    return (bound ?? DependencyValues()).read(dependency)
   }
 
   /// The values of the store whose commit closure (or reduction) the
