@@ -22,12 +22,14 @@ final class DependencyReadTests: XCTestCase {
     let shouted = Dependency(\.shoutedGreeter)
     let name = Dependency(\.greeterName)
     let both = Dependency(\.greeterAndMeaning)
+    let clock = Dependency(\.clock)
 
     func reduce(into state: inout [String], action: Void) -> Effect<Void, Never> {
       state.append(greeter.wrappedValue.name)
       state.append(shouted.wrappedValue.name)
       state.append(name.wrappedValue)
       state.append(both.wrappedValue.name)
+      state.append(clock.wrappedValue is TestClock ? "test clock" : "other clock")
       return .none
     }
   }
@@ -57,11 +59,13 @@ final class DependencyReadTests: XCTestCase {
     }
     XCTAssertEqual(
       first.state.current,
-      Array(repeating: ["first", "FIRST", "first", "first 1"], count: 3).flatMap { $0 })
+      Array(repeating: ["first", "FIRST", "first", "first 1", "test clock"], count: 3).flatMap { $0 })
     XCTAssertEqual(
       second.state.current,
-      Array(repeating: ["test", "TEST", "test", "test 2"], count: 3).flatMap { $0 })
+      Array(repeating: ["test", "TEST", "test", "test 2", "test clock"], count: 3).flatMap { $0 })
     XCTAssertEqual(reader.greeter.site.key.load(ordering: .relaxed), UInt(bitPattern: ObjectIdentifier(GreeterKey.self)))
+    // An existential value too.
+    XCTAssertEqual(reader.clock.site.key.load(ordering: .relaxed), UInt(bitPattern: ObjectIdentifier(ClockKey.self)))
     // Computed: a changed value, a member of a value, two keys.
     XCTAssertEqual(reader.shouted.site.key.load(ordering: .relaxed), DependencySite.computed)
     XCTAssertEqual(reader.name.site.key.load(ordering: .relaxed), DependencySite.computed)

@@ -39,8 +39,11 @@ public struct Dependency<Value: Sendable>: Sendable {
   /// form `DependencyKey` shows) is, from the second read on, read by its
   /// key without calling the property. A property that computes its value
   /// (from several keys, or a member of one, as `\.date.now`) is called at
-  /// every read; so is a property that returns one key's value changed,
-  /// unless the change left the first value it read unchanged.
+  /// every read. So is one that changes its one key's value, when the
+  /// change shows at the second read, where the key is looked for; a change
+  /// that leaves that value as it was (clamping a value already in range)
+  /// goes unseen, and later reads return the key's value unchanged: compute
+  /// such a change where the value is used.
   ///
   /// - Parameters:
   ///   - get: The dependency's property of `DependencyValues`, written as
