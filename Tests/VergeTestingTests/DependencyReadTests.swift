@@ -125,7 +125,7 @@ final class DependencyReadTests: XCTestCase {
     // derived one is being computed.
     XCTAssertEqual(DependencyValues.withValues(values) { values.derivedFromGreeter }, "derived from test")
     XCTAssertEqual(values.greeter, .named("test"))
-    XCTAssertEqual(values.storage.defaults.count.load(ordering: .relaxed), 2)
+    XCTAssertEqual(values.storage.defaults.resolvedCount, 2)
   }
 }
 

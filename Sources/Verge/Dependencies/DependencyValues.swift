@@ -201,11 +201,12 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// The defaults of a set of values, resolved on first use and kept: a
 /// store, its scopes and its children share them.
 ///
-/// A read takes no lock: it walks a list whose entries, once there, never
-/// change. The first read of a key resolves its default and adds it under
-/// a lock; a full list is copied into one twice its size, and the old one
-/// kept until `self` goes, so a reader still walking it never sees it
-/// freed.
+/// A read takes no lock: it walks a list that never changes once
+/// published, up to the entry that ends it (so it loads no count). The
+/// first read of a key resolves its default and publishes, under a lock, a
+/// new list with it added; the old one is kept until `self` goes, so a
+/// reader still walking it never sees it freed (a few dozen entries at
+/// most for the few dozen defaults a program has).
 ///
 /// Each default is computed once: the first thread to need it computes it
 /// holding that key's gate (not `lock`, so the computation may read other
@@ -215,28 +216,47 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// dependency cycle, which stops the program naming the keys.
 @usableFromInline
 final class ResolvedDefaults: @unchecked Sendable {
-  // Sendable: `count` and `entries` are atomics; the entries below `count`
-  // are written before the releasing store of `count` that makes them
-  // visible and never changed after; the rest is changed only under
-  // `lock`.
-  /// How many defaults are resolved. A store of it (releasing) follows the
-  /// writing of the entry it counts, and of `entries` when the list grew.
-  @usableFromInline let count = Atomic<Int>(0)
-  /// The current list; `count` entries of it are written. `nil` before the
-  /// first default is resolved.
-  @usableFromInline let entries = Atomic<UnsafeMutablePointer<DependencyValues.Override>?>(nil)
-  /// Taken to add a default: the current list's capacity and the lists it
-  /// replaced, freed with `self`.
+  // Sendable: `entries` is an atomic, and a list it points to is written
+  // whole before the releasing store that publishes it and never changed
+  // after; the rest is changed only under `lock`.
+  /// The address of the current list, ended by `Entry.end`: never zero
+  /// (an address, where a pointer would be checked for `nil` at each
+  /// read).
+  @usableFromInline let entries: Atomic<UInt>
+  /// Taken to add a default: how many the current list holds, the lists
+  /// it replaced (freed with `self`), and the defaults being computed.
   let lock = LockedBox(Lists())
+
+  /// A resolved default: its key, as the bits of its identifier, and its
+  /// value.
+  @usableFromInline
+  struct Entry {
+    // The box first: a look-up that finds the key reads the box at the
+    // address it compared near.
+    @usableFromInline let box: AnyDependencyBox
+    @usableFromInline let key: UInt
+
+    /// The key of the entry that ends a list: no key's identifier, and
+    /// none of `DependencySite`'s markers.
+    @usableFromInline static let end: UInt = 1
+
+    init(box: AnyDependencyBox, key: UInt) {
+      self.box = box
+      self.key = key
+    }
+  }
+
+  /// The box of the entry that ends every list.
+  private static let endBox = AnyDependencyBox()
 
   /// What `lock` guards.
   struct Lists: @unchecked Sendable {
     // Sendable: used only under the owner's lock; the lists are the
     // owner's memory, freed with it.
-    /// How many entries the current list has room for.
-    var capacity = 0
-    /// The lists replaced by larger ones, each full when replaced.
-    var retired: [(list: UnsafeMutablePointer<DependencyValues.Override>, count: Int)] = []
+    /// How many defaults the current list holds, besides its end.
+    var count = 0
+    /// The lists replaced by longer ones, with their lengths (end included).
+    var retired: [(list: UnsafeMutablePointer<Entry>, length: Int)] = []
     /// The defaults being computed, by key: the computing thread, the gate
     /// it holds until the value is kept, and the key's name.
     var computing: [ObjectIdentifier: (thread: UInt, gate: LockedBox<Void>, name: String)] = [:]
@@ -250,40 +270,48 @@ final class ResolvedDefaults: @unchecked Sendable {
     return lock.withLock { state in state.waiting.values.count { $0 == id } }
   }
 
-  init() {}
+  /// How many defaults are resolved.
+  var resolvedCount: Int {
+    lock.withLock { $0.count }
+  }
+
+  init() {
+    let list = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
+    list.initialize(to: Entry(box: Self.endBox, key: Entry.end))
+    entries = Atomic(UInt(bitPattern: list))
+  }
 
   deinit {
-    let count = count.load(ordering: .relaxed)
-    if let entries = entries.load(ordering: .relaxed) {
-      entries.deinitialize(count: count)
-      entries.deallocate()
-    }
+    let current = list(at: entries.load(ordering: .relaxed))
     lock.withLock { state in
-      for (list, count) in state.retired {
-        list.deinitialize(count: count)
+      current.deinitialize(count: state.count + 1)
+      current.deallocate()
+      for (list, length) in state.retired {
+        list.deinitialize(count: length)
         list.deallocate()
       }
     }
+  }
+
+  /// The list at `address`, an address `entries` held.
+  @inlinable @inline(__always)
+  func list(at address: UInt) -> UnsafeMutablePointer<Entry> {
+    UnsafeMutablePointer(bitPattern: address).unsafelyUnwrapped
   }
 
   /// The kept default of the key whose identifier has the bits `key`, as
   /// `Value`; `nil` when none is.
   @inlinable @inline(__always)
   func value<Value: Sendable>(ofKey key: UInt, as type: Value.Type) -> Value? {
-    // `count` first: a list loaded after it holds at least `count` entries
-    // (a list is replaced before the count grows past its capacity).
-    let count = count.load(ordering: .acquiring)
-    guard count > 0 else { return nil }
-    // Not `nil`: the list is stored before the count grows past zero.
-    let entries = entries.load(ordering: .acquiring).unsafelyUnwrapped
-    var index = 0
-    repeat {
-      if UInt(bitPattern: entries[index].id) == key {
-        return unsafeDowncast(entries[index].box, to: DependencyBox<Value>.self).value
+    var entry = list(at: entries.load(ordering: .acquiring))
+    while true {
+      let found = entry.pointee.key
+      if found == key {
+        return unsafeDowncast(entry.pointee.box, to: DependencyBox<Value>.self).value
       }
-      index &+= 1
-    } while index < count
-    return nil
+      if found == Entry.end { return nil }
+      entry += 1
+    }
   }
 
   /// The default value of `key` in `context`: the kept one, or computed
@@ -321,10 +349,9 @@ final class ResolvedDefaults: @unchecked Sendable {
   /// stops the program on a dependency cycle.
   private func nextStep(for id: ObjectIdentifier, named name: () -> String, on thread: UInt) -> Step {
     lock.withLock { state in
-      let count = count.load(ordering: .relaxed)
-      if let current = entries.load(ordering: .relaxed),
-        let index = (0..<count).first(where: { current[$0].id == id })
-      {
+      let current = list(at: entries.load(ordering: .relaxed))
+      let key = UInt(bitPattern: id)
+      if let index = (0..<state.count).first(where: { current[$0].key == key }) {
         return .kept(current[index].box)
       }
       guard let computing = state.computing[id] else {
@@ -365,23 +392,14 @@ final class ResolvedDefaults: @unchecked Sendable {
       (value, isMissing) = MissingTestValue.resolve { Key.testValue }
     }
     lock.withLock { state in
-      let count = count.load(ordering: .relaxed)
-      let current = entries.load(ordering: .relaxed)
-      let list: UnsafeMutablePointer<DependencyValues.Override>
-      if let current, count < state.capacity {
-        list = current
-      } else {
-        let capacity = max(4, 2 * state.capacity)
-        list = .allocate(capacity: capacity)
-        if let current {
-          list.initialize(from: current, count: count)
-          state.retired.append((current, count))
-        }
-        state.capacity = capacity
-        entries.store(list, ordering: .releasing)
-      }
-      (list + count).initialize(to: DependencyValues.Override(id: id, box: DependencyBox(value)))
-      self.count.store(count + 1, ordering: .releasing)
+      let current = list(at: entries.load(ordering: .relaxed))
+      let list = UnsafeMutablePointer<Entry>.allocate(capacity: state.count + 2)
+      list.initialize(from: current, count: state.count)
+      (list + state.count).initialize(to: Entry(box: DependencyBox(value), key: UInt(bitPattern: id)))
+      (list + state.count + 1).initialize(to: Entry(box: Self.endBox, key: Entry.end))
+      entries.store(UInt(bitPattern: list), ordering: .releasing)
+      state.retired.append((current, state.count + 1))
+      state.count += 1
       state.computing[id] = nil
     }
     gate.unlock()
