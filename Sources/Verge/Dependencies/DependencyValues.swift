@@ -205,8 +205,8 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// published, up to the entry that ends it (so it loads no count). The
 /// first read of a key resolves its default and publishes, under a lock, a
 /// new list with it added; the old one is kept until `self` goes, so a
-/// reader still walking it never sees it freed (a few dozen entries at
-/// most for the few dozen defaults a program has).
+/// reader still walking it never sees it freed (for n defaults the lists
+/// hold n²/2 entries of two words: a few kilobytes for a few dozen).
 ///
 /// Each default is computed once: the first thread to need it computes it
 /// holding that key's gate (not `lock`, so the computation may read other
