@@ -11,88 +11,114 @@ import XCTest
   import Darwin
 #endif
 
-/// How a `@Dependency` reads: by its property's key once that is found, by
-/// calling the property when the property computes its value; and defaults
-/// computed once however many threads need them first at once.
+/// How a `@Dependency` reads: by calling its property at every read, or by
+/// its key when it names one; and defaults computed once however many
+/// threads need them first at once.
 final class DependencyReadTests: XCTestCase {
-  /// A reducer's wrappers, read by stores with different values (the
-  /// wrappers themselves, to see what they found).
+  /// Reads properties that compute something from one key.
+  struct Transforming: ActionReducer {
+    @Dependency(\.baseURL) var baseURL
+    @Dependency(\.shoutedGreeter) var shouted
+    @Dependency(\.atLeastOneMeaning) var atLeastOne
+
+    func reduce(into state: inout [String], action: Void) -> Effect<Void, Never> {
+      state.append(baseURL?.absoluteString ?? "nil")
+      state.append(shouted.name)
+      state.append("\(atLeastOne)")
+      return .none
+    }
+  }
+
+  func testAPropertyThatTransformsItsKeysValueReturnsWhatItComputesInEveryStore() {
+    let feature = Transforming()
+    // Read repeatedly where each property leaves its key's value as it is…
+    let identity = ActionStore(initialState: [], reducer: feature) {
+      $0[BaseURLKey.self] = URL(string: "https://set.example")
+      $0.greeter = .named("LOUD")
+      $0.meaning = 5
+    }
+    for _ in 0..<3 { identity.send(()) }
+    // …then where it changes it: the property's result, at every read.
+    let changed = ActionStore(initialState: [], reducer: feature) { $0.meaning = 0 }
+    for _ in 0..<3 { changed.send(()) }
+    XCTAssertEqual(
+      identity.state.current, Array(repeating: ["https://set.example", "LOUD", "5"], count: 3).flatMap { $0 })
+    XCTAssertEqual(
+      changed.state.current, Array(repeating: ["https://fallback.example", "TEST", "1"], count: 3).flatMap { $0 })
+  }
+
+  /// Reads one property four ways, one key and a member of one.
   struct Reader: ActionReducer {
-    let greeter = Dependency(\.greeter)
-    let shouted = Dependency(\.shoutedGreeter)
-    let name = Dependency(\.greeterName)
-    let both = Dependency(\.greeterAndMeaning)
-    let clock = Dependency(\.clock)
+    @Dependency(\.greeterName) var name
+    @Dependency(\.greeterAndMeaning) var both
+    @Dependency(\.clock) var clock
 
     func reduce(into state: inout [String], action: Void) -> Effect<Void, Never> {
-      state.append(greeter.wrappedValue.name)
-      state.append(shouted.wrappedValue.name)
-      state.append(name.wrappedValue)
-      state.append(both.wrappedValue.name)
-      state.append(clock.wrappedValue is TestClock ? "test clock" : "other clock")
+      state.append(name)
+      state.append(both.name)
+      state.append(clock is TestClock ? "test clock" : "other clock")
       return .none
     }
   }
 
-  /// Greets with one wrapper.
-  struct Greeting: ActionReducer {
-    let greeter = Dependency(\.greeter)
-
-    func reduce(into state: inout [String], action: Void) -> Effect<Void, Never> {
-      state.append(greeter.wrappedValue.name)
-      return .none
-    }
-  }
-
-  func testAPropertyThatReturnsItsKeysValueIsReadByTheKeyInEveryStore() {
+  func testAPropertyThatComputesItsValueIsCalledAtEveryRead() {
     let reader = Reader()
     let first = ActionStore(initialState: [], reducer: reader) {
       $0.greeter = .named("first")
       $0.meaning = 1
     }
     let second = ActionStore(initialState: [], reducer: reader) { $0.meaning = 2 }
-    // The first read calls the properties, the second finds their keys;
-    // the later ones read by key where that was found.
     for _ in 0..<3 {
       first.send(())
       second.send(())
     }
-    XCTAssertEqual(
-      first.state.current,
-      Array(repeating: ["first", "FIRST", "first", "first 1", "test clock"], count: 3).flatMap { $0 })
-    XCTAssertEqual(
-      second.state.current,
-      Array(repeating: ["test", "TEST", "test", "test 2", "test clock"], count: 3).flatMap { $0 })
-    XCTAssertEqual(reader.greeter.site.key.load(ordering: .relaxed), UInt(bitPattern: ObjectIdentifier(GreeterKey.self)))
-    // An existential value too.
-    XCTAssertEqual(reader.clock.site.key.load(ordering: .relaxed), UInt(bitPattern: ObjectIdentifier(ClockKey.self)))
-    // Computed: a changed value, a member of a value, two keys.
-    XCTAssertEqual(reader.shouted.site.key.load(ordering: .relaxed), DependencySite.computed)
-    XCTAssertEqual(reader.name.site.key.load(ordering: .relaxed), DependencySite.computed)
-    XCTAssertEqual(reader.both.site.key.load(ordering: .relaxed), DependencySite.computed)
+    XCTAssertEqual(first.state.current, Array(repeating: ["first", "first 1", "test clock"], count: 3).flatMap { $0 })
+    XCTAssertEqual(second.state.current, Array(repeating: ["test", "test 2", "test clock"], count: 3).flatMap { $0 })
   }
 
-  func testAKeyFoundInOneStoreReadsTheDefaultsFramesAndBoundValuesOfOthers() {
-    let feature = Greeting()
-    let found = ActionStore(initialState: [], reducer: feature) { $0.greeter = .named("found") }
-    found.send(())
-    found.send(())
-    XCTAssertEqual(feature.greeter.site.key.load(ordering: .relaxed), UInt(bitPattern: ObjectIdentifier(GreeterKey.self)))
-    // A default not resolved yet in a new store, then kept there.
-    let fresh = ActionStore(initialState: [], reducer: feature)
-    fresh.send(())
-    fresh.send(())
-    // A child's own value, as a frame over its store's.
-    let framed = ActionStore(initialState: [], reducer: feature.dependency(\.greeter, .named("framed"))) {
-      $0.greeter = .named("store")
+  func testTheKeyFormReadsTheReducingStoresValueAndItsEffectsDoOnAnotherThread() async {
+    let feature = GreetingFeature(byKey: true)
+    XCTAssertEqual(Dependency(GreeterKey.self).site.key, UInt(bitPattern: ObjectIdentifier(GreeterKey.self)))
+    let set = ActionStore(initialState: .init(), reducer: feature) { $0.greeter = .named("set") }
+    let unset = ActionStore(initialState: .init(), reducer: feature)
+    for _ in 0..<2 {
+      set.send(.greet)
+      unset.send(.greet)
     }
-    framed.send(())
-    // Outside any store: the values of `withDependencies`.
-    let outside = withDependencies { $0.greeter = .named("outside") } operation: { feature.greeter.wrappedValue.name }
-    XCTAssertEqual(found.state.current, ["found", "found"])
-    XCTAssertEqual(fresh.state.current, ["test", "test"])
-    XCTAssertEqual(framed.state.current, ["framed"])
+    await set.send(.greetLater).finish()
+    await unset.send(.greetLater).finish()
+    XCTAssertEqual(set.state.current.seen, ["set", "set", "set"])
+    XCTAssertEqual(unset.state.current.seen, ["test", "test", "test"])
+  }
+
+  func testTheKeyFormSeesOverridesOnChildrenScopesAndWithDependencies() async {
+    let store = ActionStore(
+      initialState: .init(), reducer: composedGreetingParent(override: true, byKey: true),
+      withDependencies: { $0.greeter = .named("root") })
+    store.send(.embedded(.greet))
+    store.send(.row(id: 2, action: .greet))
+    store.send(.optional(.greet))
+    await store.send(.row(id: 1, action: .greetLater)).finish()
+    await store.send(.optional(.greetLater)).finish()
+    let state = store.state.current
+    XCTAssertEqual(state.embedded.seen, ["root"])
+    XCTAssertEqual(state.rows[id: 1]?.seen, ["row"])
+    XCTAssertEqual(state.rows[id: 2]?.seen, ["row"])
+    XCTAssertEqual(state.optional?.seen, ["optional", "optional"])
+    // A scope's override, over its root's value.
+    struct Root: Equatable, Sendable {
+      var first = GreetingFeature.State()
+    }
+    let root = Store<Root, Never>(initialState: Root()) { $0.greeter = .named("root") }
+    let scope = root.scope(\.first, reducer: GreetingFeature(byKey: true).dependency(\.greeter, .named("scope")))
+    scope.send(.greet)
+    await scope.send(.greetLater).finish()
+    XCTAssertEqual(root.state.current.first.seen, ["scope", "scope"])
+    // Outside any store.
+    let key = Dependency(GreeterKey.self)
+    let outside = withDependencies { $0.greeter = .named("outside") } operation: { key.wrappedValue.name }
     XCTAssertEqual(outside, "outside")
+    XCTAssertEqual(key.wrappedValue.name, "test")
   }
 
   func testADefaultIsComputedOnceWhenThreadsReadItFirstAtOnce() {
@@ -170,8 +196,20 @@ enum DerivedFromGreeterKey: DependencyKey {
   }
 }
 
+/// An optional setting, unset by default.
+enum BaseURLKey: DependencyKey {
+  static let liveValue: URL? = nil
+  static let testValue: URL? = nil
+}
+
 extension DependencyValues {
   var counted: Int { self[CountedKey.self] }
+
+  /// One key's value, or a fallback when it is unset.
+  var baseURL: URL? { self[BaseURLKey.self] ?? URL(string: "https://fallback.example")! }
+
+  /// One key's value, raised to 1.
+  var atLeastOneMeaning: Int { max(self[MeaningKey.self], 1) }
 
   var derivedFromGreeter: String { self[DerivedFromGreeterKey.self] }
 

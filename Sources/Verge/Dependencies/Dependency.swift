@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Bionic)
-  import Bionic
-#endif
-import Synchronization
 import VergeThreadLocal
 
 /// Reads a dependency in a reducer, an effect or any code a store runs:
@@ -23,27 +13,25 @@ import VergeThreadLocal
 /// The value is read at each use, not when the reducer is made, so one
 /// reducer serves stores with different values; an effect that captures
 /// `apiClient` reads it when it runs, as the store that started it sees it.
+///
+/// Name the dependency by its property (`\.apiClient`) or by its key type
+/// (`APIClientKey.self`): both read the same value in the same places. A
+/// property is called at every read, whatever it computes; a key is read
+/// directly, which costs less.
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
   /// Reads the dependency: the key path the caller wrote, which Swift
   /// turns into a function where it is written, so a read does not walk a
-  /// key path at run time.
+  /// key path at run time; for a key, a function that reads the key.
   @usableFromInline let get: @Sendable (DependencyValues) -> Value
-  /// Where the wrapper is declared, made once with it, and the key its
-  /// property reads once known: a read passes one reference.
+  /// Where the wrapper is declared, and the key it reads when named by
+  /// one: made once with it, so a read passes one reference.
   @usableFromInline let site: DependencySite
 
-  /// Names the dependency to read.
+  /// Names the dependency to read by its property of `DependencyValues`.
   ///
-  /// A property that reads one key and returns its value as it is (the
-  /// form `DependencyKey` shows) is, from the second read on, read by its
-  /// key without calling the property. A property that computes its value
-  /// (from several keys, or a member of one, as `\.date.now`) is called at
-  /// every read. So is one that changes its one key's value, when the
-  /// change shows at the second read, where the key is looked for; a change
-  /// that leaves that value as it was (clamping a value already in range)
-  /// goes unseen, and later reads return the key's value unchanged: compute
-  /// such a change where the value is used.
+  /// Every read calls the property, so it returns what the property
+  /// returns, however it computes it.
   ///
   /// - Parameters:
   ///   - get: The dependency's property of `DependencyValues`, written as
@@ -61,32 +49,69 @@ public struct Dependency<Value: Sendable>: Sendable {
     column: UInt = #column
   ) {
     self.get = get
-    site = DependencySite(fileID: fileID, filePath: filePath, line: line, column: column)
+    site = DependencySite(
+      key: DependencySite.noKey, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Names the dependency to read by its key type: a read finds the key's
+  /// value directly, without calling a property of `DependencyValues`.
+  ///
+  /// ```swift
+  /// struct GalleryFeature: ActionReducer {
+  ///   @Dependency(APIClientKey.self) var apiClient
+  ///   // reads the value `$0.apiClient = …` set, or the key's default
+  /// }
+  /// ```
+  ///
+  /// The value is the one the key holds where it is read: the store that
+  /// is reducing, its effects, `withDependencies`, and a test's values,
+  /// as with the property form. Use it where a dependency is read often;
+  /// a property that computes something from its key is not called, so
+  /// read such a dependency by its property.
+  ///
+  /// - Parameters:
+  ///   - key: The dependency's key type.
+  ///   - fileID: Where it is used, for a test that fails for want of a
+  ///     test value; leave the default.
+  ///   - filePath: Likewise.
+  ///   - line: Likewise.
+  ///   - column: Likewise.
+  public init<Key: DependencyKey>(
+    _ key: Key.Type,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Key.Value == Value {
+    get = { $0[Key.self] }
+    site = DependencySite(
+      key: UInt(bitPattern: ObjectIdentifier(key)), fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// The dependency's value in effect now.
   ///
-  /// - Complexity: Inside a reduction, once the property's key is known, a
-  ///   few loads and a lock-free lookup of the value by its key; elsewhere
-  ///   a task-local read and a call of the property besides.
+  /// - Complexity: Inside a reduction, a few loads and a lock-free lookup
+  ///   of the value by its key; named by a property, a call of the
+  ///   property besides. Elsewhere a task-local read besides.
   public var wrappedValue: Value {
     @inlinable @inline(__always) get {
       // The common case, inlined where the reducer reads it: a store's
-      // reduction, with no frame of `withDependencies` over it, a property
-      // whose key is known, and a value kept. Everything else stays out of
-      // line, so the reduction saves no registers for paths it does not
-      // take. A value found by its key needs no site even in a test: only
-      // resolving a default reports a missing test value.
+      // reduction, with no frame of `withDependencies` over it, and for a
+      // key, its value kept; for a property, outside a test. Everything
+      // else stays out of line, so the reduction saves no registers for
+      // paths it does not take. A value found by its key needs no site even
+      // in a test: only resolving a default reports a missing test value.
       if let raw = verge_thread_marks_get() {
         let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
         if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
-          // Not yet known: a marker no key matches.
-          let key = site.key.load(ordering: .relaxed)
+          let key = site.key
           // Borrowed in place: a copy of the values would retain what they
           // hold. A function forced inline, where a closure with the lookup's
           // loops would stay a call.
           @inline(__always) func find(in carrier: DependencyCarrier) -> Value? {
-            carrier.lookup.value(ofKey: key, as: Value.self)
+            if key != DependencySite.noKey { return carrier.lookup.value(ofKey: key, as: Value.self) }
+            return carrier.dependencies?.readOutsideTest(get)
           }
           if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(find) {
             return value
@@ -105,31 +130,25 @@ public struct Dependency<Value: Sendable>: Sendable {
 }
 
 /// Where a dependency is used: what a test failure for a missing test
-/// value points at, and the key the property reads once it is known. A
-/// class, made once per `@Dependency`: a read carries one reference.
+/// value points at, and the key read when the wrapper names one. A class,
+/// made once per `@Dependency`: a read carries one reference.
 @usableFromInline
 final class DependencySite: Sendable {
+  /// The key read, as the bits of its `ObjectIdentifier` (an address, so
+  /// never zero), or `noKey` when the wrapper names a property.
+  @usableFromInline let key: UInt
   let fileID: StaticString
   let filePath: StaticString
   let line: UInt
   let column: UInt
-  /// The key the property reads, as the bits of its `ObjectIdentifier`
-  /// (an address, so never below 8), or what is known so far:
-  /// `unread`, `readOnce` or `computed`.
-  @usableFromInline let key = Atomic<UInt>(DependencySite.unread)
 
-  /// Not read yet.
-  @usableFromInline static let unread: UInt = 0
-  /// Read once: the next read finds the key (a `@Dependency` declared in
-  /// a function body is made at each call and usually read once; it is
-  /// not worth finding the key of).
-  @usableFromInline static let readOnce: UInt = 2
-  /// The property does not return one key's value as it is: it is called
-  /// at every read.
-  @usableFromInline static let computed: UInt = 4
+  /// `key` of a wrapper that names a property: no key's identifier, and
+  /// not the end of a list of resolved defaults.
+  @usableFromInline static let noKey: UInt = 0
 
   @usableFromInline
-  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+  init(key: UInt, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.key = key
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
@@ -141,107 +160,27 @@ final class DependencySite: Sendable {
 }
 
 extension DependencyValues {
-  /// Reads `dependency` from these values: by its key when the key is
-  /// known and its value kept, otherwise out of line.
+  /// Reads `dependency` from these values: by its key when it names one
+  /// and the value is kept, otherwise by its function, telling a test
+  /// failure where.
   @inlinable
   func read<Value>(_ dependency: Dependency<Value>) -> Value {
-    let key = dependency.site.key.load(ordering: .relaxed)
-    if let value = storage.value(ofKey: key, as: Value.self) { return value }
-    return readSlowly(dependency, key: key)
-  }
-
-  /// `read(_:)` when the value is not found by its key: a use read for the
-  /// first time, the second read (which finds the key), a property that
-  /// computes its value, or a default not resolved yet.
-  @usableFromInline
-  func readSlowly<Value>(_ dependency: Dependency<Value>, key: UInt) -> Value {
-    switch key {
-    case DependencySite.unread:
-      _ = dependency.site.key.compareExchange(
-        expected: DependencySite.unread, desired: DependencySite.readOnce, ordering: .relaxed)
-      return call(dependency)
-    case DependencySite.readOnce:
-      return findKey(of: dependency)
-    default:
-      return call(dependency)
-    }
-  }
-
-  /// Calls the property `dependency` reads, telling a test failure where.
-  func call<Value>(_ dependency: Dependency<Value>) -> Value {
+    let key = dependency.site.key
+    if key != DependencySite.noKey, let value = storage.value(ofKey: key, as: Value.self) { return value }
     guard context == .test else { return dependency.get(self) }
-    return DependencySite.$current.withValue(dependency.site) { dependency.get(self) }
+    return readInTest(dependency)
   }
 
-  /// Calls the property `dependency` reads on values that note the keys it
-  /// reads and read them from `self`, and records what later reads do: use
-  /// the key, when the property read that one key alone, of the type it
-  /// returns, and returned its value unchanged; call the property
-  /// otherwise.
-  func findKey<Value>(of dependency: Dependency<Value>) -> Value {
-    let recorder = KeyRecorder(source: storage)
-    let recording = DependencyValues(
-      storage: Storage(overrides: [], defaults: ResolvedDefaults(), context: context, recorder: recorder))
-    let value = recording.call(dependency)
-    var found = DependencySite.computed
-    if let only = recorder.onlyKey, only.valueType == ObjectIdentifier(Value.self),
-      let kept = storage.value(ofKey: only.key, as: Value.self), hasSameRepresentation(value, kept)
-    {
-      found = only.key
-    }
-    // Threads finding it at once found the same, but the first answer stays.
-    _ = dependency.site.key.compareExchange(expected: DependencySite.readOnce, desired: found, ordering: .relaxed)
-    return value
-  }
-}
-
-/// Whether `first` and `second` are the same bytes: copied into zeroed
-/// memory, so that bytes a copy leaves unwritten (an existential's unused
-/// buffer, padding) compare equal.
-func hasSameRepresentation<Value>(_ first: Value, _ second: Value) -> Bool {
-  let size = MemoryLayout<Value>.size
-  guard size > 0 else { return true }
-  func zeroedCopy(of value: Value) -> UnsafeMutableRawPointer {
-    let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: MemoryLayout<Value>.alignment)
-    memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-    memory.bindMemory(to: Value.self, capacity: 1).initialize(to: value)
-    return memory
-  }
-  let firstCopy = zeroedCopy(of: first)
-  let secondCopy = zeroedCopy(of: second)
-  defer {
-    for copy in [firstCopy, secondCopy] {
-      copy.assumingMemoryBound(to: Value.self).deinitialize(count: 1)
-      copy.deallocate()
-    }
-  }
-  return memcmp(firstCopy, secondCopy, size) == 0
-}
-
-/// Notes the keys a property of `DependencyValues` reads, for
-/// `findKey(of:)`, and reads them from the values it stands in for.
-final class KeyRecorder: Sendable {
-  /// The values read.
-  let source: DependencyValues.Storage
-  /// The keys read, as the bits of their identifiers, with their values'
-  /// types.
-  private let keys = SharedLock<[(key: UInt, valueType: ObjectIdentifier)]>([])
-
-  init(source: DependencyValues.Storage) {
-    self.source = source
+  /// Reads a dependency with `get`, or `nil` in a test (where a read must
+  /// know its site).
+  @inlinable
+  func readOutsideTest<Value>(_ get: (DependencyValues) -> Value) -> Value? {
+    context == .test ? nil : get(self)
   }
 
-  /// The one key read, if exactly one was (however often).
-  var onlyKey: (key: UInt, valueType: ObjectIdentifier)? {
-    keys.withLock { keys in
-      guard let first = keys.first, keys.allSatisfy({ $0.key == first.key }) else { return nil }
-      return first
-    }
-  }
-
-  /// Notes a read of `key` and reads it from `source`.
-  func read<Key: DependencyKey>(_ key: Key.Type) -> Key.Value {
-    keys.withLock { $0.append((UInt(bitPattern: ObjectIdentifier(key)), ObjectIdentifier(Key.Value.self))) }
-    return DependencyValues(storage: source)[key]
+  /// `read(_:)` in a test, where a missing test value is reported.
+  @usableFromInline
+  func readInTest<Value>(_ dependency: Dependency<Value>) -> Value {
+    DependencySite.$current.withValue(dependency.site) { dependency.get(self) }
   }
 }

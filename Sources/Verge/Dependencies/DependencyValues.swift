@@ -73,8 +73,7 @@ public struct DependencyValues: Sendable {
       } else {
         overrides.append(entry)
       }
-      storage = Storage(
-        overrides: overrides, defaults: storage.defaults, context: storage.context, recorder: storage.recorder)
+      storage = Storage(overrides: overrides, defaults: storage.defaults, context: storage.context)
     }
   }
 
@@ -103,17 +102,11 @@ public struct DependencyValues: Sendable {
     @usableFromInline let defaults: ResolvedDefaults
     /// Which of a key's values stand in when it is not overridden.
     @usableFromInline let context: DependencyContext
-    /// Set while a `@Dependency` finds the key its property reads: every
-    /// key is then read through it (nothing is kept here), which notes it.
-    let recorder: KeyRecorder?
 
-    init(
-      overrides: [Override], defaults: ResolvedDefaults, context: DependencyContext, recorder: KeyRecorder? = nil
-    ) {
+    init(overrides: [Override], defaults: ResolvedDefaults, context: DependencyContext) {
       self.overrides = overrides
       self.defaults = defaults
       self.context = context
-      self.recorder = recorder
     }
 
     /// Storage that keeps no value: what a derived value's core looks in.
@@ -159,7 +152,6 @@ public struct DependencyValues: Sendable {
 /// finds its value saves no register for it.
 @usableFromInline @inline(never)
 func resolveDefault<Key: DependencyKey>(_ key: Key.Type, of storage: DependencyValues.Storage) -> Key.Value {
-  if let recorder = storage.recorder { return recorder.read(key) }
   return storage.defaults.resolve(key, in: storage.context)
 }
 
@@ -237,7 +229,7 @@ final class ResolvedDefaults: @unchecked Sendable {
     @usableFromInline let key: UInt
 
     /// The key of the entry that ends a list: no key's identifier, and
-    /// none of `DependencySite`'s markers.
+    /// not `DependencySite.noKey`.
     @usableFromInline static let end: UInt = 1
 
     init(box: AnyDependencyBox, key: UInt) {
