@@ -91,35 +91,56 @@ public struct Dependency<Value: Sendable>: Sendable {
 
   /// The dependency's value in effect now.
   ///
-  /// - Complexity: Inside a reduction, a few loads and a lock-free lookup
-  ///   of the value by its key; named by a property, a call of the
-  ///   property besides. Elsewhere a task-local read besides.
+  /// - Complexity: Named by a key, inside a reduction: a few loads and a
+  ///   lock-free lookup of the value by its key. Named by a property: a
+  ///   call of the property besides. Elsewhere a task-local read besides.
   public var wrappedValue: Value {
     @inlinable @inline(__always) get {
-      // The common case, inlined where the reducer reads it: a store's
-      // reduction, with no frame of `withDependencies` over it, and for a
-      // key, its value kept; for a property, outside a test. Everything
-      // else stays out of line, so the reduction saves no registers for
-      // paths it does not take. A value found by its key needs no site even
-      // in a test: only resolving a default reports a missing test value.
-      if let raw = verge_thread_marks_get() {
+      // The common case, inlined where the reducer reads it: a key's value
+      // kept by the store that is reducing, with no frame of
+      // `withDependencies` over it. Everything else, a property's call
+      // included, stays out of line, so the reduction saves no registers
+      // for paths it does not take. A value found by its key needs no site
+      // even in a test: only resolving a default reports a missing test
+      // value.
+      let key = site.key
+      if key != DependencySite.noKey, let raw = verge_thread_marks_get() {
         let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
         if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
-          let key = site.key
           // Borrowed in place: a copy of the values would retain what they
           // hold. A function forced inline, where a closure with the lookup's
           // loops would stay a call.
           @inline(__always) func find(in carrier: DependencyCarrier) -> Value? {
-            if key != DependencySite.noKey { return carrier.lookup.value(ofKey: key, as: Value.self) }
-            return carrier.dependencies?.readOutsideTest(get)
+            carrier.lookup.value(ofKey: key, as: Value.self)
           }
           if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(find) {
             return value
           }
         }
       }
-      return readOutOfLine()
+      return key == DependencySite.noKey ? readByProperty() : readOutOfLine()
     }
+  }
+
+  /// `wrappedValue` of a wrapper that names a property: out of line, so a
+  /// reduction reading by key saves no registers for it. Inside a
+  /// reduction outside a test, the property's call on the values of the
+  /// store that is reducing.
+  @inlinable @inline(never)
+  func readByProperty() -> Value {
+    if let raw = verge_thread_marks_get() {
+      let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
+      if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
+        // Borrowed in place, not copied: a copy would retain the values.
+        @inline(__always) func call(in carrier: DependencyCarrier) -> Value? {
+          carrier.dependencies?.readOutsideTest(get)
+        }
+        if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(call) {
+          return value
+        }
+      }
+    }
+    return DependencyValues.readCurrent(self)
   }
 
   /// `wrappedValue` in every other case.
