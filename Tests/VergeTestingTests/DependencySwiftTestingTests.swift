@@ -25,6 +25,27 @@ import VergeTesting
     #expect(matched.all.first?.message.contains("withDependencies: { $0.meaning = … }") == true)
   }
 
+  struct KeyFeature: ActionReducer {
+    @Dependency(MeaningKey.self) var meaning
+    func reduce(into state: inout Int, action: Void) -> Effect<Void, Never> {
+      state = meaning
+      return .none
+    }
+  }
+
+  @Test func aDependencyReadByKeyWithoutATestValueIsRecordedAsAnIssueWhereItIsUsed() async {
+    let matched = MatchedIssues()
+    let line = #line - 9
+    let store = ActionStore(initialState: 0, reducer: KeyFeature())
+    withKnownIssue {
+      store.send(())
+    } matching: { matched.match($0) }
+    #expect(matched.all.count == 1)
+    #expect(matched.all.first?.line == line)
+    #expect(matched.all.first?.message.contains("MeaningKey") == true)
+    #expect(matched.all.first?.message.contains("withDependencies: { $0.meaning = … }") == true)
+  }
+
   @Test func aTestStoreUsesTestValuesAndItsOverrides() async {
     let store = TestStore(initialState: .init(), reducer: GreetingFeature()) { $0.greeter = .named("mine") }
     await store.send(.greet) { $0.seen = ["mine"] }

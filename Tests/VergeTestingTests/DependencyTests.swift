@@ -310,6 +310,27 @@ final class MissingTestValueXCTests: XCTestCase {
     XCTAssertTrue(message.contains("withDependencies: { $0.meaning = … }"), message)
     XCTAssertEqual(store.state.current, 42, "the value stands in after the failure")
   }
+
+  func testAReducerReadingByKeyADependencyWithoutATestValueFailsTheTestWhereItIsUsed() async {
+    struct Feature: ActionReducer {
+      @Dependency(MeaningKey.self) var meaning
+      func reduce(into state: inout Int, action: Void) -> Effect<Void, Never> {
+        state = meaning
+        return .none
+      }
+    }
+    let line = #line - 6
+    let store = ActionStore(initialState: 0, reducer: Feature())
+    store.send(())
+    store.send(())
+    let recorded = failures.withLock { $0 }
+    XCTAssertEqual(recorded.count, 1, "reported once per store")
+    XCTAssertEqual(recorded.first?.line, line)
+    let message = recorded.first?.message ?? ""
+    XCTAssertTrue(message.contains("MeaningKey"), message)
+    XCTAssertTrue(message.contains("withDependencies: { $0.meaning = … }"), message)
+    XCTAssertEqual(store.state.current, 42, "the value stands in after the failure")
+  }
 }
 
 /// A method reducer that appends the `greeter` dependency's name, now and
