@@ -75,8 +75,10 @@ enum CodingThread {
       let result = Result { () throws(Failure) -> Value in try body() }
       outcome.withLock { $0 = result }
     }
-    if !runOnWorker(job) {
-      callsRunOnCaller.add(1, ordering: .relaxed)
+    // On a coding thread already (an async flush's write): its stack is
+    // the deep one, and waiting for another thread would start one.
+    if isCodingThread || !runOnWorker(job) {
+      if !isCodingThread { callsRunOnCaller.add(1, ordering: .relaxed) }
       job()
     }
     // Taken out so that nothing else holds a copy of the value.
@@ -87,6 +89,33 @@ enum CodingThread {
     guard let result else { fatalError("Verge: the coding thread ended without a result") }
     return try result.get()
   }
+
+  /// Runs `job` on an idle coding thread, or on one started for it,
+  /// without waiting for it; on the calling thread when no coding thread can
+  /// be had. For work that reports its end itself (an async flush), so that
+  /// it needs no thread from Dispatch, which at a thread limit waits for
+  /// one that cannot start.
+  static func start(_ job: @escaping @Sendable () -> Void) {
+    let call = CodingWorker.Call(job: job, done: DispatchSemaphore(value: 0))
+    if let worker = idle.withLock({ $0.popLast() }) {
+      worker.hand(call)
+    } else if !CodingWorker.start(with: call) {
+      callsRunOnCaller.add(1, ordering: .relaxed)
+      job()
+    }
+  }
+
+  /// Whether the calling thread is a coding thread.
+  static var isCodingThread: Bool { pthread_getspecific(workerMark) != nil }
+
+  /// The thread-specific slot a coding thread marks itself in.
+  fileprivate static let workerMark: pthread_key_t = {
+    var key = pthread_key_t()
+    guard pthread_key_create(&key, nil) == 0 else {
+      fatalError("Verge: no thread-specific key for the coding threads")
+    }
+    return key
+  }()
 
   /// Runs `job` on an idle coding thread, or on one started for it, and
   /// waits until it has run.
@@ -179,6 +208,7 @@ private final class CodingWorker: Sendable {
 
   /// The thread's body: runs calls until it is not kept idle.
   private func loop() {
+    pthread_setspecific(CodingThread.workerMark, UnsafeRawPointer(bitPattern: 1))
     while true {
       let done = runNext()
       // Idle before the caller goes on, so that its next call finds this

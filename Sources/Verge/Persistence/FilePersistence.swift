@@ -52,7 +52,10 @@ public final class FilePersistence: Sendable {
   /// returns when it is on the disk.
   ///
   /// Call it when the app is about to quit or go to the background. Waits for
-  /// a write in progress first; never blocks a thread.
+  /// a write in progress first. The write runs on the library's coding
+  /// thread, not on the caller's and not on one Dispatch must start, so it
+  /// finishes at a thread limit too (on the calling thread then, when no
+  /// thread can be started at all).
   ///
   /// - Throws: `PersistenceError` when the write fails (the file keeps its
   ///   previous state), `.closed` after `close()`.

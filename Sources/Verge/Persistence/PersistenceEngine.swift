@@ -180,8 +180,11 @@ final class PersistenceEngine: Sendable {
     lastError.withLock { $0 }
   }
 
+  /// Writes on a coding thread, and calls `completion` there. Not through
+  /// the writer queue (see `flushSynchronously`); the writer's lock orders
+  /// it after a write in progress.
   func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void) {
-    queue.async { [self] in completion(writeIfStoreExists()) }
+    CodingThread.start { [self] in completion(writeIfStoreExists()) }
   }
 
   /// Writes on the calling thread: the writer's lock orders it after a
