@@ -121,14 +121,7 @@ final class CodingThreadTests: XCTestCase {
     let directory = try PersistenceDirectoryFixture()
     let store = Store<ProfileState, Never>(initialState: ProfileState())
     let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
-    let engine = persistence.engine
-    let started = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    engine.queue.async {
-      started.signal()
-      release.wait()
-    }
-    started.wait()
+    let release = occupyWriterQueue(of: persistence)
     store.commit { $0.preferences.fontSize = 20 }
     try persistence.flushSynchronously()
     XCTAssertEqual(try readStateFile(directory.file(), as: Preferences.self).value.fontSize, 20)
@@ -152,13 +145,7 @@ final class CodingThreadTests: XCTestCase {
     let directory = try PersistenceDirectoryFixture()
     let store = Store<ProfileState, Never>(initialState: ProfileState())
     let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
-    let started = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    persistence.engine.queue.async {
-      started.signal()
-      release.wait()
-    }
-    started.wait()
+    let release = occupyWriterQueue(of: persistence)
     defer { release.signal() }
     let threadsBefore = CodingThread.threadsStarted.load(ordering: .relaxed)
     for size in [20, 21] {
@@ -181,13 +168,7 @@ final class CodingThreadTests: XCTestCase {
     let directory = try PersistenceDirectoryFixture()
     let store = Store<ProfileState, Never>(initialState: ProfileState())
     let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
-    let started = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    persistence.engine.queue.async {
-      started.signal()
-      release.wait()
-    }
-    started.wait()
+    let release = occupyWriterQueue(of: persistence)
     defer { release.signal() }
     let onCallerBefore = CodingThread.callsRunOnCaller.load(ordering: .relaxed)
     store.commit { $0.preferences.theme = "dark" }
@@ -267,6 +248,20 @@ final class CodingThreadTests: XCTestCase {
     return setrlimit(resource, &limit)
   }
   #endif
+
+  /// Keeps `persistence`'s writer queue busy until the returned semaphore
+  /// is signalled, as a scheduled write waiting for a thread Dispatch
+  /// cannot start would.
+  private func occupyWriterQueue(of persistence: FilePersistence) -> DispatchSemaphore {
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    persistence.engine.queue.async {
+      started.signal()
+      release.wait()
+    }
+    started.wait()
+    return release
+  }
 
   private func reportPassed() {
     if testRun?.failureCount == 0 {
