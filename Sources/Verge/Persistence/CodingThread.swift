@@ -77,8 +77,10 @@ enum CodingThread {
     }
     // On a coding thread already (an async flush's write): its stack is
     // the deep one, and waiting for another thread would start one.
-    if isCodingThread || !runOnWorker(job) {
-      if !isCodingThread { callsRunOnCaller.add(1, ordering: .relaxed) }
+    if isCodingThread {
+      job()
+    } else if !runOnWorker(job) {
+      callsRunOnCaller.add(1, ordering: .relaxed)
       job()
     }
     // Taken out so that nothing else holds a copy of the value.
@@ -96,12 +98,9 @@ enum CodingThread {
   /// it needs no thread from Dispatch, which at a thread limit waits for
   /// one that cannot start.
   static func start(_ job: @escaping @Sendable () -> Void) {
-    let call = CodingWorker.Call(job: job, done: DispatchSemaphore(value: 0))
-    if let worker = idle.withLock({ $0.popLast() }) {
-      worker.hand(call)
-    } else if !CodingWorker.start(with: call) {
+    guard hand(CodingWorker.Call(job: job, done: DispatchSemaphore(value: 0))) else {
       callsRunOnCaller.add(1, ordering: .relaxed)
-      job()
+      return job()
     }
   }
 
@@ -124,14 +123,21 @@ enum CodingThread {
   ///   none can be started.
   private static func runOnWorker(_ job: @escaping @Sendable () -> Void) -> Bool {
     let done = DispatchSemaphore(value: 0)
-    let call = CodingWorker.Call(job: job, done: done)
-    if let worker = idle.withLock({ $0.popLast() }) {
-      worker.hand(call)
-    } else if !CodingWorker.start(with: call) {
-      return false
-    }
+    guard hand(CodingWorker.Call(job: job, done: done)) else { return false }
     done.wait()
     return true
+  }
+
+  /// Hands `call` to an idle coding thread, or to one started for it.
+  ///
+  /// - Returns: `false`, without running `call`, when no thread is idle and
+  ///   none can be started.
+  private static func hand(_ call: CodingWorker.Call) -> Bool {
+    if let worker = idle.withLock({ $0.popLast() }) {
+      worker.hand(call)
+      return true
+    }
+    return CodingWorker.start(with: call)
   }
 
   /// Called by a worker that has run a call: it waits for the next one
