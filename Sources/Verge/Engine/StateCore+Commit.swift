@@ -42,7 +42,9 @@ extension StateCore {
       return try commitLarge(trace: trace, countAfter: &countAfter, body)
     }
     let marks = ThreadIdentity.marks(key: marksKey)
-    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    defer {
+      if marks.pointee.word & ThreadMarks.deferred != 0 { ThreadIdentity.deliverDeferred(marks: marks) }
+    }
     if let outer = marks.pointee.closureCore {
       // Nested in another core's commit closure: check the order of nesting
       // before taking the lock; never deliver directly (the events wait for
@@ -111,7 +113,7 @@ extension StateCore {
         guard changed else { return result }
         countChange(&storage)
         guard storage.valueSubscribers > 0 else { return result }
-        if storage.pending.isEmpty {
+        if storage.pending.head == nil {
           direct = DirectChange(
             sequence: storage.sequence,
             previous: storage.changeSubscribers > 0 ? previous : nil,
@@ -158,16 +160,23 @@ extension StateCore {
   func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
     if let current = change.current {
       marks.pointee.word &+= 1
-      deliverChange(
-        change.sequence, Changes(previous: change.previous, current: current, version: change.sequence),
-        to: change.subscribers)
+      let sequence = change.sequence
+      let changes = Changes(previous: change.previous, current: current, version: sequence)
+      // To the subscribers that existed when the change happened.
+      Self.forEach(in: change.subscribers) { subscriber in
+        if subscriber.startSequence < sequence {
+          subscriber.receive(sequence, changes)
+        }
+      }
       marks.pointee.word &-= 1
     }
     if queued.load(ordering: .acquiring) > 0 {
       deliverPending(using: &delivery.value, marks: marks)
     }
     delivery.unlock()
-    deliverHandedOff(marks: marks)
+    // See `deliverHandedOff(marks:)` for the fence.
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if handedOff.load(ordering: .relaxed) { deliverHandedOff(marks: marks) }
   }
 
   /// Mutates the value in place under the lock, then delivers what was
@@ -231,7 +240,9 @@ extension StateCore {
     _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let marks = ThreadIdentity.marks(key: marksKey)
-    defer { ThreadIdentity.deliverDeferred(marks: marks) }
+    defer {
+      if marks.pointee.word & ThreadMarks.deferred != 0 { ThreadIdentity.deliverDeferred(marks: marks) }
+    }
     if let outer = marks.pointee.closureCore {
       // As in `commit(trace:countAfter:_:)`: check the order of nesting
       // before taking the lock.

@@ -30,25 +30,18 @@ extension StateCore {
       atomicMemoryFence(ordering: .sequentiallyConsistent)
       guard delivery.withLockIfAvailable({ deliverPending(using: &$0, marks: marks) }) != nil else { return }
     }
-    deliverHandedOff(marks: marks)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if handedOff.load(ordering: .relaxed) { deliverHandedOff(marks: marks) }
   }
 
   /// After releasing the delivery lock: delivers what threads that could not
-  /// wait for it queued meanwhile. Inlined down to one load when nothing
-  /// was handed off.
-  @inlinable @inline(__always)
-  func deliverHandedOff(marks: UnsafeMutablePointer<ThreadMarks>) {
-    // The fence after releasing the lock pairs with the handing-off
-    // thread's fence between raising the flag and trying the lock: either
-    // it found the lock free, or this load sees its flag.
-    atomicMemoryFence(ordering: .sequentiallyConsistent)
-    if handedOff.load(ordering: .relaxed) {
-      deliverHandedOffEvents(marks: marks)
-    }
-  }
-
+  /// wait for it queued meanwhile. Its callers check `handedOff` first, after
+  /// a fence, so that it costs one load when nothing was handed off: the
+  /// fence after releasing the lock pairs with the handing-off thread's
+  /// fence between raising the flag and trying the lock, so either that
+  /// thread found the lock free, or the load sees its flag.
   @usableFromInline
-  func deliverHandedOffEvents(marks: UnsafeMutablePointer<ThreadMarks>) {
+  func deliverHandedOff(marks: UnsafeMutablePointer<ThreadMarks>) {
     while handedOff.exchange(false, ordering: .sequentiallyConsistent) {
       guard storage.withLock({ !$0.pending.isEmpty }) else { return }
       guard delivery.withLockIfAvailable({ deliverPending(using: &$0, marks: marks) }) != nil else { return }
@@ -90,16 +83,6 @@ extension StateCore {
         if subscriber.startSequence < sequence, let receive = subscriber.activityReceiver {
           subscriber.perform(receive, activity)
         }
-      }
-    }
-  }
-
-  /// Delivers one change to the subscribers that existed when it happened.
-  @inlinable @inline(__always)
-  func deliverChange(_ sequence: UInt64, _ changes: Changes<Value>, to subscribers: [Subscriber]) {
-    Self.forEach(in: subscribers) { subscriber in
-      if subscriber.startSequence < sequence {
-        subscriber.receive(sequence, changes)
       }
     }
   }

@@ -210,19 +210,11 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
     _ operation: StaticString = #function,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    try withStorage(as: marksCheckingLockOrder(), operation, body)
-  }
-
-  /// The calling thread's marks, after checking the order of nesting
-  /// (`LockOrder`) when the thread is inside another core's commit closure:
-  /// call before taking the storage lock.
-  @inlinable @inline(__always)
-  func marksCheckingLockOrder() -> UnsafeMutablePointer<ThreadMarks> {
     let marks = ThreadIdentity.marks(key: marksKey)
     if let outer = marks.pointee.closureCore {
       LockOrder.takeNested(self, insideClosureOf: outer)
     }
-    return marks
+    return try withStorage(as: marks, operation, body)
   }
 
   /// `withStorage(_:_:)` for the thread whose marks the caller already has,
@@ -234,7 +226,8 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
     _ operation: StaticString,
     _ body: (inout Storage) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    storage.lock(as: ThreadIdentity.identity(of: marks), reportingReentrantUseAs: operation)
+    // The thread's identity is the address of its marks (`ThreadIdentity.current`).
+    storage.lock(as: UInt(bitPattern: marks), reportingReentrantUseAs: operation)
     defer { storage.unlock() }
     if needsPurge.load(ordering: .relaxed) {
       purgeCancelled(&storage.value)
@@ -246,7 +239,7 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
   /// Whether the calling thread is inside `withStorage` (a commit closure,
   /// for instance).
   var isLockedByCurrentThread: Bool {
-    storage.holder == ThreadIdentity.identity(of: ThreadIdentity.marks(key: marksKey))
+    storage.holder == ThreadIdentity.current
   }
 
   /// How many subscribers receive values (for tests).

@@ -62,13 +62,7 @@ enum ThreadIdentity {
   /// look-up serves both.
   @inlinable @inline(__always)
   static var current: UInt {
-    identity(of: marks(key: marksKey))
-  }
-
-  /// The identity of the thread whose marks are `marks`.
-  @inlinable @inline(__always)
-  static func identity(of marks: UnsafeMutablePointer<ThreadMarks>) -> UInt {
-    UInt(bitPattern: marks)
+    UInt(bitPattern: marks(key: marksKey))
   }
 
   /// The key whose destructor frees a thread's marks when the thread ends
@@ -174,16 +168,10 @@ enum ThreadIdentity {
   }
 
   /// After a commit closure: delivers what was deferred once the last one
-  /// has ended. Inlined down to a load and a comparison when nothing was.
-  @inlinable @inline(__always)
-  static func deliverDeferred(marks: UnsafeMutablePointer<ThreadMarks>) {
-    if marks.pointee.word & ThreadMarks.deferred != 0 {
-      deliverDeferredCores(marks: marks)
-    }
-  }
-
+  /// has ended. A commit calls it only when `word` has `ThreadMarks.deferred`
+  /// set, so that it costs a load and a comparison when nothing was.
   @usableFromInline
-  static func deliverDeferredCores(marks: UnsafeMutablePointer<ThreadMarks>) {
+  static func deliverDeferred(marks: UnsafeMutablePointer<ThreadMarks>) {
     guard !isInClosure(marks) else { return }
     while marks.pointee.word & ThreadMarks.deferred != 0 {
       marks.pointee.word &= ~ThreadMarks.deferred

@@ -77,11 +77,18 @@ enum CodingThread {
     }
     // On a coding thread already (an async flush's write): its stack is
     // the deep one, and waiting for another thread would start one.
-    if isCodingThread {
+    if pthread_getspecific(workerMark) != nil {
       job()
-    } else if !runOnWorker(job) {
-      callsRunOnCaller.add(1, ordering: .relaxed)
-      job()
+    } else {
+      // On an idle coding thread, or on one started for it; on the calling
+      // thread when no thread is idle and none can be started.
+      let done = DispatchSemaphore(value: 0)
+      if hand(CodingWorker.Call(job: job, done: done)) {
+        done.wait()
+      } else {
+        callsRunOnCaller.add(1, ordering: .relaxed)
+        job()
+      }
     }
     // Taken out so that nothing else holds a copy of the value.
     let result = outcome.withLock { outcome in
@@ -104,9 +111,6 @@ enum CodingThread {
     }
   }
 
-  /// Whether the calling thread is a coding thread.
-  static var isCodingThread: Bool { pthread_getspecific(workerMark) != nil }
-
   /// The thread-specific slot a coding thread marks itself in.
   fileprivate static let workerMark: pthread_key_t = {
     var key = pthread_key_t()
@@ -116,25 +120,14 @@ enum CodingThread {
     return key
   }()
 
-  /// Runs `job` on an idle coding thread, or on one started for it, and
-  /// waits until it has run.
-  ///
-  /// - Returns: `false`, without running `job`, when no thread is idle and
-  ///   none can be started.
-  private static func runOnWorker(_ job: @escaping @Sendable () -> Void) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    guard hand(CodingWorker.Call(job: job, done: done)) else { return false }
-    done.wait()
-    return true
-  }
-
   /// Hands `call` to an idle coding thread, or to one started for it.
   ///
   /// - Returns: `false`, without running `call`, when no thread is idle and
   ///   none can be started.
   private static func hand(_ call: CodingWorker.Call) -> Bool {
     if let worker = idle.withLock({ $0.popLast() }) {
-      worker.hand(call)
+      worker.next.withLock { $0 = call }
+      worker.wake.signal()
       return true
     }
     return CodingWorker.start(with: call)
@@ -161,9 +154,10 @@ private final class CodingWorker: Sendable {
     let done: DispatchSemaphore
   }
 
-  /// The call to run next; set before `wake` is signalled.
-  private let next = LockedBox<Call?>(nil)
-  private let wake = DispatchSemaphore(value: 0)
+  /// The call to run next; set before `wake` is signalled
+  /// (`CodingThread.hand(_:)`).
+  fileprivate let next = LockedBox<Call?>(nil)
+  fileprivate let wake = DispatchSemaphore(value: 0)
 
   private init(first: Call) {
     next.withLock { $0 = first }
@@ -204,12 +198,6 @@ private final class CodingWorker: Sendable {
     }
     CodingThread.threadsStarted.add(1, ordering: .relaxed)
     return true
-  }
-
-  /// Hands an idle worker its next call.
-  func hand(_ call: Call) {
-    next.withLock { $0 = call }
-    wake.signal()
   }
 
   /// The thread's body: runs calls until it is not kept idle.

@@ -43,7 +43,8 @@ final class FileClaim: Sendable {
 
   private var lockPath: String { path + ".lock" }
 
-  /// Claims the state file at `path` (canonical: see `canonicalPath`).
+  /// Claims the state file at `path` (canonical: its directory's symbolic links
+  /// resolved, as `ReadableStore.persist` makes it).
   ///
   /// - Throws: `PersistenceError.fileInUse` when a store of this or another
   ///   process holds it; `.notARegularFile` when something else is at the
@@ -130,16 +131,5 @@ final class FileClaim: Sendable {
       break
     }
     _ = Self.claimed.withLock { $0.remove(path) }
-  }
-
-  /// The absolute path of `path` with its directory's symbolic links
-  /// resolved, so that two spellings of one file claim the same thing.
-  /// The directory must exist.
-  static func canonicalPath(_ path: String) throws(PersistenceError) -> String {
-    let (directory, name) = StateFile.split(path)
-    guard let resolved = realpath(directory, nil) else { throw SystemError.io("realpath", directory) }
-    defer { free(resolved) }
-    let base = String(cString: resolved)
-    return base == "/" ? "/\(name)" : "\(base)/\(name)"
   }
 }

@@ -77,7 +77,8 @@ public final class FilePersistence: Sendable {
   /// - Throws: `PersistenceError` when the write fails (the file keeps its
   ///   previous state), `.closed` after `close()`.
   public func flushSynchronously() throws(PersistenceError) {
-    if let error = engine.flushSynchronously() { throw error }
+    if engine.isInsideCommit() { Misuse.reentrantUse("flushSynchronously") }
+    if let error = engine.writeIfStoreExists() { throw error }
   }
 
   /// Calls `observer` after the next write that reaches the disk; lets tests

@@ -15,23 +15,10 @@ import Synchronization
 /// just before the store goes away is still written; the core (and with it
 /// the store's subscriptions) ends once that write is done.
 ///
-/// It knows the store only through `Source`, typed where it is made, so
-/// `FilePersistence` holds it whatever the state and part types are.
+/// It knows the store only through three closures (`core`, `encode`,
+/// `isInsideCommit`), typed where it is made, so `FilePersistence` holds it
+/// whatever the state and part types are.
 final class PersistenceEngine: Sendable {
-  /// The store's side: its state core and the persisted part.
-  struct Source: Sendable {
-    /// The store's state core, held strongly, while it is there.
-    let core: @Sendable () -> (any AnyObject & Sendable)?
-    /// Reads the part from the core's current state and encodes it, on a
-    /// `CodingThread` (the writer queue's thread, or the thread that calls
-    /// `close` or `flushSynchronously`, may have too shallow a stack for a
-    /// large state); `nil` when the state is still at the given change
-    /// count, or the core is gone. Returns the change count read and the
-    /// payload; throws `.encodingFailed` when the part does not encode.
-    let encode: @Sendable (_ unlessAt: UInt64?) throws(PersistenceError) -> (UInt64, Data)?
-    /// Whether the calling thread is inside a commit of the store.
-    let isInsideCommit: @Sendable () -> Bool
-  }
 
   /// What the writer knows; touched under its lock by writes (scheduled,
   /// flushed or closing) and by the store's end.
@@ -50,7 +37,19 @@ final class PersistenceEngine: Sendable {
     var writeObservers: [@Sendable () -> Void] = []
   }
 
-  let source: Source
+  /// The store's state core, held strongly, while it is there.
+  let core: @Sendable () -> (any AnyObject & Sendable)?
+  /// Reads the part from the core's current state and encodes it, on a
+  /// `CodingThread` (the writer queue's thread, or the thread that calls
+  /// `close` or `flushSynchronously`, may have too shallow a stack for a
+  /// large state); `nil` when the state is still at the given change
+  /// count, or the core is gone. Returns the change count read and the
+  /// payload; throws `.encodingFailed` when the part does not encode.
+  let encode: @Sendable (_ unlessAt: UInt64?) throws(PersistenceError) -> (UInt64, Data)?
+  /// Whether the calling thread is inside a commit of the store: waiting
+  /// for the writer there would deadlock, as the writer needs the store's
+  /// lock to read the state (`flushSynchronously` and `close` trap).
+  let isInsideCommit: @Sendable () -> Bool
   let path: String
   let version: Int
   let interval: DispatchTimeInterval
@@ -66,29 +65,29 @@ final class PersistenceEngine: Sendable {
   /// waits for a write in progress.
   private let lastError = LockedBox<PersistenceError?>(nil)
 
+  /// Starts writing after the commits of a store whose state is at change
+  /// count `count`; `subscribe` subscribes `changed` to its commits and
+  /// `ended` to its end. Made before restoring, so that no commit slips
+  /// between the two.
+  ///
+  /// Until `markWritten(count:)` says otherwise, the state as it is now
+  /// counts as written: nothing is written before a change.
   init(
-    source: Source, path: String, version: Int, interval: DispatchTimeInterval, claim: FileClaim, restored: Data?
+    core: @escaping @Sendable () -> (any AnyObject & Sendable)?,
+    encode: @escaping @Sendable (_ unlessAt: UInt64?) throws(PersistenceError) -> (UInt64, Data)?,
+    isInsideCommit: @escaping @Sendable () -> Bool,
+    path: String, version: Int, interval: DispatchTimeInterval, claim: FileClaim, restored: Data?,
+    count: UInt64,
+    subscribe: (_ changed: @escaping @Sendable () -> Void, _ ended: @escaping @Sendable () -> Void) -> StoreSubscription
   ) {
-    self.source = source
+    self.core = core
+    self.encode = encode
+    self.isInsideCommit = isInsideCommit
     self.path = path
     self.version = version
     self.interval = interval
     queue = DispatchQueue(label: "Verge.FilePersistence \(path)", qos: .utility)
-    writer = LockedBox(Writer(claim: claim, lastData: restored))
-  }
-
-  /// Starts writing after the commits of a store whose state is at change
-  /// count `count`; `subscribe` subscribes `changed` to its commits and
-  /// `ended` to its end. Call once, before restoring, so that no commit
-  /// slips between the two.
-  ///
-  /// Until `markWritten(count:)` says otherwise, the state as it is now
-  /// counts as written: nothing is written before a change.
-  func start(
-    at count: UInt64,
-    subscribe: (_ changed: @escaping @Sendable () -> Void, _ ended: @escaping @Sendable () -> Void) -> StoreSubscription
-  ) {
-    writer.withLock { $0.lastCount = count }
+    writer = LockedBox(Writer(claim: claim, lastCount: count, lastData: restored))
     let subscription = subscribe({ [self] in changed() }, { [weak self] in self?.storeEnded() })
     writer.withLock { $0.subscription = subscription }
   }
@@ -107,7 +106,7 @@ final class PersistenceEngine: Sendable {
   func changed() {
     if armed.load(ordering: .relaxed) { return }
     if armed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    guard let core = source.core() else {
+    guard let core = self.core() else {
       armed.store(false, ordering: .releasing)
       return
     }
@@ -129,7 +128,7 @@ final class PersistenceEngine: Sendable {
   /// that lock, so a `close` that finds nothing to take knows that the write
   /// that took it is done; it is let go of after the lock, so that the core
   /// never ends inside it.
-  private func writeIfStoreExists() -> PersistenceError? {
+  func writeIfStoreExists() -> PersistenceError? {
     var observers: [@Sendable () -> Void] = []
     var held: (any AnyObject & Sendable)?
     let error = writer.withLock { writer -> PersistenceError? in
@@ -137,7 +136,7 @@ final class PersistenceEngine: Sendable {
       held = pending.withLock { pending in
         defer { pending = nil }
         return pending
-      } ?? source.core()
+      } ?? core()
       guard held != nil else {
         // The store is gone, and what it changed before was written.
         return writer.closedByUser ? .closed : lastError.withLock { $0 }
@@ -145,7 +144,7 @@ final class PersistenceEngine: Sendable {
       guard let claim = writer.claim else { return writer.closedByUser ? .closed : nil }
       do throws(PersistenceError) {
         // `held` keeps the core there while it is read.
-        guard let encoded = try source.encode(writer.lastCount) else { return nil }
+        guard let encoded = try encode(writer.lastCount) else { return nil }
         let (count, payload) = encoded
         let file = StateFile.frame(payload, version: version)
         if file != writer.lastData {
@@ -191,15 +190,10 @@ final class PersistenceEngine: Sendable {
   /// write in progress. Not through the writer queue, whose scheduled write
   /// may be waiting for a thread that Dispatch cannot start (at a thread
   /// limit): that wait would be this call's too.
-  func flushSynchronously() -> PersistenceError? {
-    trapInsideCommit("flushSynchronously")
-    return writeIfStoreExists()
-  }
-
   /// Writes on the calling thread (see `flushSynchronously`), then gives
   /// the file up.
   func close() -> PersistenceError? {
-    trapInsideCommit("close")
+    if isInsideCommit() { Misuse.reentrantUse("close") }
     let error = writeIfStoreExists()
     if error == .closed { return error }
     let taken = writer.withLock { writer -> (StoreSubscription?, FileClaim?)? in
@@ -216,14 +210,6 @@ final class PersistenceEngine: Sendable {
     subscription?.cancel()
     claim?.release()
     return error
-  }
-
-  /// Waiting for the writer inside a commit of the store would deadlock:
-  /// the writer needs the store's lock to read the state.
-  private func trapInsideCommit(_ operation: StaticString) {
-    if source.isInsideCommit() {
-      Misuse.reentrantUse(operation)
-    }
   }
 
   /// The store went away (its last pending write is done): give the file up.

@@ -20,16 +20,6 @@ struct PersistenceRestore<Part: Decodable & Sendable>: Sendable {
     }
   }
 
-  /// `read(_:version:migrate:)` on a `CodingThread`: decoding needs a
-  /// deeper stack than the calling thread may have.
-  ///
-  /// - Throws: `.io` when the file cannot be read or moved aside.
-  static func readOnCodingThread(
-    _ path: String, version: Int, migrate: (@Sendable (PersistedPayload) throws -> Part)?
-  ) throws(PersistenceError) -> PersistenceRestore {
-    try CodingThread.run { () throws(PersistenceError) in try read(path, version: version, migrate: migrate) }
-  }
-
   /// Reads, checks, decodes or migrates the file at `path`; moves a refused
   /// file aside.
   ///
@@ -66,13 +56,5 @@ struct PersistenceRestore<Part: Decodable & Sendable>: Sendable {
       let aside = try StateFile.moveAside(path)
       return PersistenceRestore(outcome: .refused(error, movedAsideTo: URL(fileURLWithPath: aside)))
     }
-  }
-}
-
-extension RestoreOutcome {
-  /// Whether the restored value must be written back (in the current version).
-  var writesBack: Bool {
-    if case .migrated = self { return true }
-    return false
   }
 }

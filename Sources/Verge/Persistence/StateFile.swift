@@ -46,7 +46,7 @@ enum StateFile {
   static func frame(_ payload: Data, version: Int) -> Data {
     let header =
       "\(magic)\nschema-version: \(version)\nbyte-count: \(payload.count)\n"
-      + "checksum: fnv1a64:\(hex(checksum(payload)))\n\n"
+      + "checksum: fnv1a64:\(checksum(payload))\n\n"
     var data = Data(header.utf8)
     data.append(payload)
     return data
@@ -84,7 +84,7 @@ enum StateFile {
     guard payload.count == byteCount else {
       throw .damaged(reason: "the payload has \(payload.count) bytes where the header says \(byteCount)")
     }
-    guard sum == "fnv1a64:" + hex(checksum(payload)) else {
+    guard sum == "fnv1a64:" + checksum(payload) else {
       throw .damaged(reason: "the checksum does not match the payload")
     }
     return (version, Data(payload))
@@ -92,18 +92,16 @@ enum StateFile {
 
   /// FNV-1a, 64 bits: enough to notice damage, not a defence against
   /// someone forging a file.
-  static func checksum(_ data: Data) -> UInt64 {
-    data.withUnsafeBytes { bytes in
+  /// Returns it as 16 hexadecimal digits.
+  static func checksum(_ data: Data) -> String {
+    let hash = data.withUnsafeBytes { bytes in
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
       for byte in bytes {
         hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
       }
       return hash
     }
-  }
-
-  static func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
+    let digits = String(hash, radix: 16)
     return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
@@ -162,7 +160,19 @@ enum StateFile {
     var written = false
     defer { if !written { unlink(temporary) } }
     do throws(PersistenceError) {
-      try writeAll(fd, data, path: temporary)
+      let failure = data.withUnsafeBytes { bytes -> Int32? in
+        var offset = 0
+        while offset < bytes.count {
+          let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+          if count < 0 {
+            if errno == EINTR { continue }
+            return errno
+          }
+          offset += count
+        }
+        return nil
+      }
+      if let failure { throw .io(operation: "write", path: temporary, code: failure) }
       // Only a regular file is replaced, and the new one keeps its
       // permissions.
       var existing = stat()
@@ -170,7 +180,13 @@ enum StateFile {
         if let kind = kind(of: existing.st_mode) { throw .notARegularFile(path: path, kind: kind) }
         if fchmod(fd, existing.st_mode & 0o7777) != 0 { throw SystemError.io("fchmod", temporary) }
       }
-      try sync(fd, path: temporary)
+      // To the disk: on Darwin `fsync` leaves it in the drive's cache.
+      #if canImport(Darwin)
+      let synced = fcntl(fd, F_FULLFSYNC) == 0 || fsync(fd) == 0
+      #else
+      let synced = fsync(fd) == 0
+      #endif
+      guard synced else { throw SystemError.io("fsync", temporary) }
     } catch {
       close(fd)
       throw error
@@ -179,31 +195,6 @@ enum StateFile {
     guard rename(temporary, path) == 0 else { throw SystemError.io("rename", path) }
     written = true
     try syncDirectory(directory)
-  }
-
-  private static func writeAll(_ fd: Int32, _ data: Data, path: String) throws(PersistenceError) {
-    let failure = data.withUnsafeBytes { bytes -> Int32? in
-      var offset = 0
-      while offset < bytes.count {
-        let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += count
-      }
-      return nil
-    }
-    if let failure { throw .io(operation: "write", path: path, code: failure) }
-  }
-
-  /// Pushes a file's data to the disk (on Apple platforms past the drive's
-  /// cache, which plain `fsync` does not).
-  private static func sync(_ fd: Int32, path: String) throws(PersistenceError) {
-    #if canImport(Darwin)
-    if fcntl(fd, F_FULLFSYNC) == 0 { return }
-    #endif
-    guard fsync(fd) == 0 else { throw SystemError.io("fsync", path) }
   }
 
   /// Makes a rename in `directory` durable.

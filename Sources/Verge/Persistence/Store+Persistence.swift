@@ -1,102 +1,6 @@
 import Dispatch
 import Foundation
 
-extension Store {
-  /// Attaches persistence to this store; see `ReadableStore.persist`.
-  func attachPersistence<Part: Codable & Sendable>(
-    _ part: WritableKeyPath<State, Part> & Sendable,
-    to url: URL,
-    createDirectories: Bool,
-    version: Int,
-    writeInterval: Duration,
-    migrate: (@Sendable (PersistedPayload) throws -> Part)?
-  ) throws(PersistenceError) -> FilePersistence {
-    guard url.isFileURL, !url.path.isEmpty else {
-      throw .invalidConfiguration(reason: "\(url.absoluteString) is not the URL of a file")
-    }
-    if url.hasDirectoryPath {
-      // `URL(fileURLWithPath:)` ends the URL of a directory it finds with a
-      // slash: say what is there.
-      try StateFile.requireRegularFile(at: url.path)
-      throw .invalidConfiguration(reason: "\(url.path)/ ends with a slash: it names a directory, not a file")
-    }
-    guard version >= 0 else {
-      throw .invalidConfiguration(reason: "the version must be 0 or more, not \(version)")
-    }
-    guard writeInterval > .zero else {
-      throw .invalidConfiguration(reason: "the write interval must be positive, not \(writeInterval)")
-    }
-    let (directory, _) = StateFile.split(url.path)
-    if createDirectories {
-      try PersistenceDirectory.create(directory)
-    } else {
-      try PersistenceDirectory.requireExisting(directory)
-    }
-    let path = try FileClaim.canonicalPath(url.path)
-    // Before the claim, so that nothing (not even a lock file) is made
-    // beside a device, a FIFO or a link.
-    try StateFile.requireRegularFile(at: path)
-    let claim = try FileClaim.acquire(path)
-    StateFile.removeStaleTemporaries(of: path)
-
-    let restore = try PersistenceRestore<Part>.readOnCodingThread(path, version: version, migrate: migrate)
-    let (seconds, attoseconds) = writeInterval.components
-    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    let interval: DispatchTimeInterval =
-      nanoseconds.overflow
-      ? .never : .nanoseconds(Int(clamping: nanoseconds.partialValue + attoseconds / 1_000_000_000))
-    let engine = PersistenceEngine(
-      source: persistenceSource(part), path: path, version: version, interval: interval, claim: claim,
-      restored: restore.outcome.writesBack ? nil : restore.file)
-    engine.start(at: core.changeCounter.current) { [core] changed, ended in
-      core.subscribe(.values({ _ in changed() }), dropsFirst: true, queue: .committingThread, onTerminate: ended)
-    }
-    if let restored = restore.value {
-      // Out of line: this code is not specialized for the state's type,
-      // where an inlined commit would reserve every temporary of its small
-      // path at once, each the size of the state.
-      let (_, count) = commitOutOfLine(
-        trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line)
-      ) { state in
-        state.modify { $0[keyPath: part] = restored.value }
-      }
-      // A restored file needs no write until the state changes; a migrated
-      // one is written back in the current version.
-      engine.markWritten(count: restore.outcome.writesBack ? nil : count)
-    }
-    return FilePersistence(url: url, restoreOutcome: restore.outcome, engine: engine)
-  }
-
-  /// What the persistence engine reads of this store: its state core,
-  /// held weakly (a pending write holds it strongly), and `part`.
-  private func persistenceSource<Part: Codable & Sendable>(
-    _ part: WritableKeyPath<State, Part> & Sendable
-  ) -> PersistenceEngine.Source {
-    PersistenceEngine.Source(
-      core: { [weak core] in core },
-      encode: { [weak core] written throws(PersistenceError) in
-        guard let core else { return nil }
-        return try CodingThread.run { () throws(PersistenceError) -> (UInt64, Data)? in
-          // Let go of the state as soon as the part is out, so a commit
-          // meanwhile copies as little as possible.
-          var count: UInt64 = 0
-          let value: Part = {
-            let (state, changeCount) = core.countedValue()
-            count = changeCount
-            return state[keyPath: part]
-          }()
-          if count == written { return nil }
-          do {
-            return (count, try StateFile.encode(value))
-          } catch {
-            throw .encodingFailed(reason: "\(error)")
-          }
-        }
-      },
-      isInsideCommit: { [weak core] in core?.isLockedByCurrentThread ?? false })
-  }
-}
-
 extension ReadableStore {
   /// Persists the state, or a part of it, to a file: restores it from the
   /// file now, then writes it after commits.
@@ -180,8 +84,93 @@ extension ReadableStore {
       throw .invalidConfiguration(
         reason: "a scope's state is a part of its root store's state: persist that part on the root store")
     }
-    return try store.attachPersistence(
-      part, to: url, createDirectories: createDirectories, version: version, writeInterval: writeInterval,
-      migrate: migrate)
+    guard url.isFileURL, !url.path.isEmpty else {
+      throw .invalidConfiguration(reason: "\(url.absoluteString) is not the URL of a file")
+    }
+    if url.hasDirectoryPath {
+      // `URL(fileURLWithPath:)` ends the URL of a directory it finds with a
+      // slash: say what is there.
+      try StateFile.requireRegularFile(at: url.path)
+      throw .invalidConfiguration(reason: "\(url.path)/ ends with a slash: it names a directory, not a file")
+    }
+    guard version >= 0 else {
+      throw .invalidConfiguration(reason: "the version must be 0 or more, not \(version)")
+    }
+    guard writeInterval > .zero else {
+      throw .invalidConfiguration(reason: "the write interval must be positive, not \(writeInterval)")
+    }
+    let (directory, name) = StateFile.split(url.path)
+    if createDirectories {
+      try PersistenceDirectory.create(directory)
+    } else {
+      try PersistenceDirectory.requireExisting(directory)
+    }
+    // The absolute path, with the directory's symbolic links resolved, so
+    // that two spellings of one file claim the same thing.
+    guard let resolved = realpath(directory, nil) else { throw SystemError.io("realpath", directory) }
+    let base = String(cString: resolved)
+    free(resolved)
+    let path = base == "/" ? "/\(name)" : "\(base)/\(name)"
+    // Before the claim, so that nothing (not even a lock file) is made
+    // beside a device, a FIFO or a link.
+    try StateFile.requireRegularFile(at: path)
+    let claim = try FileClaim.acquire(path)
+    StateFile.removeStaleTemporaries(of: path)
+
+    // On the coding thread, whose stack is deep enough to decode a large state.
+    let restore = try CodingThread.run { () throws(PersistenceError) in
+      try PersistenceRestore<Part>.read(path, version: version, migrate: migrate)
+    }
+    // A migrated file is written back in the current version; a restored
+    // one needs no write until the state changes.
+    var writesBack = false
+    if case .migrated = restore.outcome { writesBack = true }
+    let (seconds, attoseconds) = writeInterval.components
+    let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    let interval: DispatchTimeInterval =
+      nanoseconds.overflow
+      ? .never : .nanoseconds(Int(clamping: nanoseconds.partialValue + attoseconds / 1_000_000_000))
+    // The engine reads the store's state core, held weakly (a pending
+    // write holds it strongly), and `part`.
+    let core = store.core
+    let engine = PersistenceEngine(
+      core: { [weak core] in core },
+      encode: { [weak core] written throws(PersistenceError) in
+        guard let core else { return nil }
+        return try CodingThread.run { () throws(PersistenceError) -> (UInt64, Data)? in
+          // Let go of the state as soon as the part is out, so a commit
+          // meanwhile copies as little as possible.
+          var count: UInt64 = 0
+          let value: Part = {
+            let (state, changeCount) = core.countedValue()
+            count = changeCount
+            return state[keyPath: part]
+          }()
+          if count == written { return nil }
+          do {
+            return (count, try StateFile.encode(value))
+          } catch {
+            throw .encodingFailed(reason: "\(error)")
+          }
+        }
+      },
+      isInsideCommit: { [weak core] in core?.isLockedByCurrentThread ?? false },
+      path: path, version: version, interval: interval, claim: claim, restored: writesBack ? nil : restore.file,
+      count: core.changeCounter.current
+    ) { changed, ended in
+      core.subscribe(.values({ _ in changed() }), dropsFirst: true, queue: .committingThread, onTerminate: ended)
+    }
+    if let restored = restore.value {
+      // Out of line: this code is not specialized for the state's type,
+      // where an inlined commit would reserve every temporary of its small
+      // path at once, each the size of the state.
+      let (_, count) = store.commitOutOfLine(
+        trace: CommitTrace(name: "persistence.restore", file: #fileID, function: #function, line: #line)
+      ) { state in
+        state.modify { $0[keyPath: part] = restored.value }
+      }
+      engine.markWritten(count: writesBack ? nil : count)
+    }
+    return FilePersistence(url: url, restoreOutcome: restore.outcome, engine: engine)
   }
 }

@@ -11,11 +11,6 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
     var rendered: String?
   }
 
-  /// How many past reductions are kept to attribute `Effect.send`
-  /// actions; an `Effect.send` action is reduced by the thread that
-  /// reduced its origin, in the same pass, so its origin is recent.
-  static var pastLimit: Int { 256 }
-
   /// Sends made whose action has not been reduced yet, oldest first.
   var awaitingReduction: [Int] = []
   /// Each send's reduction, by origin index, until its `send` takes it.
@@ -142,7 +137,10 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
       }
       if extra.inPass { extra.holding = true }
       extra.current = origin
-      if extra.past.count == ActionBooks<Item, State>.pastLimit { extra.past.removeFirst(extra.past.count / 2) }
+      // At most 256 past reductions are kept to attribute `Effect.send`
+      // actions: one is reduced by the thread that reduced its origin, in
+      // the same pass, so its origin is recent.
+      if extra.past.count == 256 { extra.past.removeFirst(extra.past.count / 2) }
       extra.past.append(.init(action: action, origin: origin))
     case .effectStarted(let run, let source):
       let origin = extra.current

@@ -26,9 +26,6 @@ public enum Exhaustivity: Sendable, Equatable {
   /// `.off(showSkippedAssertions: false)`.
   public static let off = Exhaustivity.off(showSkippedAssertions: false)
 
-  /// Whether the test is checked exhaustively.
-  var isOn: Bool { self == .on }
-
   /// Whether what `.off` skips is shown.
   var showsSkippedAssertions: Bool { self == .off(showSkippedAssertions: true) }
 }

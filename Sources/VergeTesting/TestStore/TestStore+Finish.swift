@@ -45,7 +45,7 @@ extension TestStore {
     }
     finished = true
     reportProblems(of: backend, at: location)
-    if let reporter = exhaustivity.isOn ? reporter : skippedAssertions {
+    if let reporter = exhaustivity == .on ? reporter : skippedAssertions {
       reportLeftovers(of: backend, context: "finish()", to: reporter, at: location)
     }
     skipAndCancelRunningWork(of: backend)

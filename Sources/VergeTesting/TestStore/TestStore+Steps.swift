@@ -12,7 +12,7 @@ extension TestStore {
     update: ((inout State) throws -> Void)?,
     at location: FailureLocation
   ) {
-    guard !exhaustivity.isOn else {
+    guard exhaustivity != .on else {
       if let message = StatePair.verdict(label(), &change.states.pointee, exhaustive: true, update: update) {
         reporter.report(message, at: location)
       }
@@ -53,8 +53,8 @@ extension TestStore {
   func reportUnasserted<Backend: TestStoreBackend>(
     of backend: Backend, before label: @autoclosure () -> String, at location: FailureLocation
   ) {
-    let pending = backend.ledger.takeReceived(marking: exhaustivity.isOn ? .notAsserted : .skipped)
-    guard let reporter = exhaustivity.isOn ? reporter : skippedAssertions, !pending.isEmpty else { return }
+    let pending = backend.ledger.takeReceived(marking: exhaustivity == .on ? .notAsserted : .skipped)
+    guard let reporter = exhaustivity == .on ? reporter : skippedAssertions, !pending.isEmpty else { return }
     let origins = backend.ledger.origins
     let shape = backend.shape
     let list = pending.map { received in
@@ -138,7 +138,7 @@ extension TestStore {
           next = "\(backend.shape.produced) \(backend.shape.item) is \(backend.describe(item, quoted: true))"
         case .activity(let activity): next = "received activity is \(Describe.action(activity))"
         }
-        guard !exhaustivity.isOn else {
+        guard exhaustivity != .on else {
           reporter.report("\(label): the next \(next).", at: location)
           return
         }

@@ -112,7 +112,7 @@ public final class TestStore<Reducer> {
   }
 
   deinit {
-    if !finished, let reporter = exhaustivity.isOn ? reporter : skippedAssertions {
+    if !finished, let reporter = exhaustivity == .on ? reporter : skippedAssertions {
       reportLeftovers(context: "The test store was released without finish()", to: reporter, at: location)
     }
     skipAndCancelRunningWork(of: books)
