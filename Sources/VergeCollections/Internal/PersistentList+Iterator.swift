@@ -120,8 +120,34 @@ extension PersistentList {
         return UnsafeBufferPointer(start: leaf.elementBase, count: leaf.width)
       }
       // The end is told inline: a loop that ends calls nothing.
-      if siblingsEnd >= root.count { return UnsafeBufferPointer(start: nil, count: 0) }
+      let total = root.count
+      if siblingsEnd >= total { return UnsafeBufferPointer(start: nil, count: 0) }
+      if siblingsEnd == 0 { return firstLeaf(total: total) }
       return nextBranch()
+    }
+
+    /// The first leaf: the descent along the first children, inline (a
+    /// short list's iteration is mostly this and its few leaves).
+    @inlinable @inline(__always)
+    mutating func firstLeaf(total: Int) -> UnsafeBufferPointer<Element> {
+      descents &+= 1
+      leaves &+= 1
+      siblingsEnd = total
+      var node = Unmanaged.passUnretained(root)
+      while true {
+        let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+          guard !node.isLeaf else { return nil }
+          // See `root`: the storage outlives the walk and does not change.
+          siblings = UnsafePointer(node.childBase)
+          siblingCount = node.width
+          child = 0
+          siblingsEnd = node.count
+          return Unmanaged.passUnretained(node.childBase[0])
+        }
+        guard let next else { break }
+        node = next
+      }
+      return node._withUnsafeGuaranteedRef { UnsafeBufferPointer(start: $0.elementBase, count: $0.width) }
     }
 
     /// The first leaf under the next branch above leaves, or an empty
