@@ -106,7 +106,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     /// The next element, or `nil` at the end.
     ///
     /// - Complexity: O(1) amortized: the iterator walks the tree's leaves.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() -> Element? {
       base.next()
     }

@@ -82,7 +82,13 @@ extension IdentifiedArray {
   @inlinable
   public func filter(_ isIncluded: (Element) throws -> Bool) rethrows -> Self {
     var kept = ContiguousArray<Element>()
-    for element in self where try isIncluded(element) { kept.append(element) }
+    // Leaf by leaf, each leaf's elements in a row.
+    var walk = list.leafWalk()
+    while true {
+      let leaf = walk.nextLeaf()
+      if leaf.isEmpty { break }
+      for element in leaf where try isIncluded(element) { kept.append(element) }
+    }
     return Self.building(kept, identify: identify).0
   }
 }

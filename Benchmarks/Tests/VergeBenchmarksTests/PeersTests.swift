@@ -14,6 +14,23 @@ final class PeersTests: XCTestCase {
     let build = scenario.cases.first { $0.name == peerCaseName(.build, size: 10_000) }
     XCTAssertEqual(build?.units, 10_000)
     XCTAssertEqual(scenario.cases.first { $0.name == peerCaseName(.read, size: 100) }?.units, 1)
+    // Every operation that reads all elements is counted per element.
+    for operation in [PeerOperation.iterate, .forEach, .map, .filter, .contains, .countWhere] {
+      XCTAssertEqual(scenario.cases.first { $0.name == peerCaseName(operation, size: 10_000) }?.units, 10_000)
+    }
+  }
+
+  /// The four whole-collection operations on this library's side give what
+  /// the same operations on an array of the rows give (half the rows kept
+  /// or counted, none found), the work the peers' figures are of too.
+  func testWholeCollectionOperationsDoTheWorkTheirCasesName() {
+    let rows = peerRows(1_000)
+    let verge = IdentifiedArrayOf<PeerRow>(uniqueElements: rows)
+    let even: (PeerRow) -> Bool = { $0.id & 1 == 0 }
+    XCTAssertEqual(verge.map { $0.value }, rows.map { $0.value })
+    XCTAssertEqual(verge.filter(even).elements, rows.filter(even))
+    XCTAssertFalse(verge.contains { $0.id < 0 })
+    XCTAssertEqual(verge.count(where: even), 500)
   }
 
   func testSummaryShowsEachOperationPerElementAndMissingSides() {

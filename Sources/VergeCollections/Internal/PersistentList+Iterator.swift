@@ -1,9 +1,11 @@
 extension PersistentList {
   /// Walks the leaves left to right, reading each leaf's elements in a row:
-  /// a step within a leaf compares two pointers and moves one, as a
-  /// contiguous array's iterator does; a step to the next leaf reads the
-  /// next child of the leaf's parent; only after the parent's last leaf does
-  /// the iterator descend from the root again (once per `branchCapacity`
+  /// a step within a leaf adds the element stride to an offset from the
+  /// leaf's end, and the same addition tells the leaf's end (the offset
+  /// reaches zero), so a loop over the iterator steps in three instructions
+  /// per element with its own work; a step to the next leaf reads the next
+  /// child of the leaf's parent; only after the parent's last leaf does the
+  /// iterator descend from the root again (once per `branchCapacity`
   /// leaves), in an out-of-line step. It allocates nothing.
   ///
   /// Every leaf sits at the same depth, so the branch above a leaf holds
@@ -16,18 +18,24 @@ extension PersistentList {
   /// element storage the iterator points into stays alive and unchanged.
   @usableFromInline
   struct Iterator {
-    /// The next element of the current leaf (`nil` before the first leaf).
-    @usableFromInline var current: UnsafePointer<Element>?
-    /// The end of the current leaf's elements.
-    @usableFromInline var end: UnsafePointer<Element>?
+    /// The end of the current leaf's elements (`nil` before the first
+    /// leaf).
+    @usableFromInline var end: UnsafeRawPointer?
+    /// The distance from `end` of the element returned last, in bytes:
+    /// negative, `-stride` once the leaf's last element is returned (and
+    /// before the first leaf). A step adds the stride and goes to the next
+    /// leaf when the sum is zero, so the addition that finds the element
+    /// also tells the end of the leaf: a step within a leaf is an addition
+    /// and a branch, with the loop's own work.
+    @usableFromInline var offset: Int
     /// Where the leaves are; read only at the step to the next leaf, so a
-    /// loop keeps `current` and `end` in registers.
+    /// loop keeps `end` and `offset` in registers.
     @usableFromInline var walk: LeafWalk
 
     @inlinable
     init(root: ListNode<Element>) {
-      current = nil
       end = nil
+      offset = 0 &- MemoryLayout<Element>.stride
       walk = LeafWalk(root: root)
     }
 
@@ -35,22 +43,32 @@ extension PersistentList {
     /// work beyond reading leaves, which tests count).
     @inlinable var descents: Int { walk.descents }
 
+    /// How many leaves the iterator has read.
+    @inlinable var leaves: Int { walk.leaves }
+
     @inlinable @inline(__always)
     mutating func next() -> Element? {
-      // Only the end gives `nil`, so that the caller's loop sees an element
-      // whenever the check passes and reads no more of it than it uses.
-      if _slowPath(current == end) {
+      while true {
+        let step = offset &+ MemoryLayout<Element>.stride
+        if _fastPath(step != 0) {
+          offset = step
+          return (end.unsafelyUnwrapped + step).assumingMemoryBound(to: Element.self).pointee
+        }
+        // Only the end gives `nil`, so that the caller's loop sees an
+        // element whenever the check passes and reads no more of it than it
+        // uses.
         let leaf = walk.nextLeaf()
         // Leaves other than an empty root are never empty: an empty buffer
-        // is the end.
+        // is the end (and the offset stays where it is, so that every later
+        // call ends too).
         guard leaf.count > 0 else { return nil }
-        let start = leaf.baseAddress.unsafelyUnwrapped
-        current = start
-        end = start + leaf.count
+        // The first element is read by the step above, the one way to an
+        // element, so that a loop reads every element at one address form.
+        // Checked, so that the optimizer knows the product is not zero.
+        let stride = leaf.count * MemoryLayout<Element>.stride
+        end = UnsafeRawPointer(leaf.baseAddress.unsafelyUnwrapped) + stride
+        offset = 0 &- stride &- MemoryLayout<Element>.stride
       }
-      let element = current.unsafelyUnwrapped
-      current = element + 1
-      return element.pointee
     }
   }
 
@@ -75,6 +93,8 @@ extension PersistentList {
     @usableFromInline var siblingsEnd: Int
     /// How many times the walk descended from the root.
     @usableFromInline var descents: Int
+    /// How many leaves the walk has returned.
+    @usableFromInline var leaves: Int
 
     @inlinable
     init(root: ListNode<Element>) {
@@ -84,6 +104,7 @@ extension PersistentList {
       child = 0
       siblingsEnd = 0
       descents = 0
+      leaves = 0
     }
 
     /// The next leaf's elements (the first leaf's on the first call), or an
@@ -93,37 +114,80 @@ extension PersistentList {
       let next = child &+ 1
       if _fastPath(next < siblingCount) {
         child = next
+        leaves &+= 1
         // See `root`: the storage outlives the walk and does not change.
         let leaf = siblings.unsafelyUnwrapped[next]
         return UnsafeBufferPointer(start: leaf.elementBase, count: leaf.width)
       }
+      // The end is told inline: a loop that ends calls nothing.
+      let total = root.count
+      if siblingsEnd >= total { return UnsafeBufferPointer(start: nil, count: 0) }
+      if siblingsEnd == 0 { return firstLeaf(total: total) }
       return nextBranch()
+    }
+
+    /// The first leaf: the descent along the first children, inline (a
+    /// short list's iteration is mostly this and its few leaves).
+    @inlinable @inline(__always)
+    mutating func firstLeaf(total: Int) -> UnsafeBufferPointer<Element> {
+      descents &+= 1
+      leaves &+= 1
+      siblingsEnd = total
+      var node = Unmanaged.passUnretained(root)
+      while true {
+        let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+          guard !node.isLeaf else { return nil }
+          // See `root`: the storage outlives the walk and does not change.
+          siblings = UnsafePointer(node.childBase)
+          siblingCount = node.width
+          child = 0
+          siblingsEnd = node.count
+          return Unmanaged.passUnretained(node.childBase[0])
+        }
+        guard let next else { break }
+        node = next
+      }
+      return node._withUnsafeGuaranteedRef { UnsafeBufferPointer(start: $0.elementBase, count: $0.width) }
     }
 
     /// The first leaf under the next branch above leaves, or an empty
     /// buffer at the end: out of line, once per `branchCapacity` leaves.
+    ///
+    /// The descent holds no counted reference (the list keeps every node
+    /// alive), so a loop that calls it does no reference counting of its
+    /// own, and the optimizer can drop the retain and release of a list
+    /// that the loop's caller already holds.
     @inlinable @inline(never)
     mutating func nextBranch() -> UnsafeBufferPointer<Element> {
       let start = siblingsEnd
-      guard start < root.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+      let total = root.count
+      guard start < total else { return UnsafeBufferPointer(start: nil, count: 0) }
       descents &+= 1
-      var node = root
+      leaves &+= 1
+      var node = Unmanaged.passUnretained(root)
       var offset = start
       siblings = nil
       siblingCount = 0
       child = 0
-      siblingsEnd = root.count
-      while !node.isLeaf {
-        let (index, inner) = node.child(containing: offset)
-        // See `root`: the storage outlives the walk and does not change.
-        siblings = UnsafePointer(node.childBase)
-        siblingCount = node.width
-        child = index
-        siblingsEnd = start &- offset &+ node.count
-        node = node.childBase[index]
-        offset = inner
+      siblingsEnd = total
+      while true {
+        let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+          guard !node.isLeaf else { return nil }
+          // The first leaf, and a branch that starts where its parent's
+          // child starts, begin at their first child: no search.
+          let (index, inner) = offset == 0 ? (0, 0) : node.child(containing: offset)
+          // See `root`: the storage outlives the walk and does not change.
+          siblings = UnsafePointer(node.childBase)
+          siblingCount = node.width
+          child = index
+          siblingsEnd = start &- offset &+ node.count
+          offset = inner
+          return Unmanaged.passUnretained(node.childBase[index])
+        }
+        guard let next else { break }
+        node = next
       }
-      return UnsafeBufferPointer(start: node.elementBase, count: node.width)
+      return node._withUnsafeGuaranteedRef { UnsafeBufferPointer(start: $0.elementBase, count: $0.width) }
     }
   }
 

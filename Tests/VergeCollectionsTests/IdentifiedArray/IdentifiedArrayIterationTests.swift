@@ -66,6 +66,74 @@ final class IdentifiedArrayIterationTests: XCTestCase {
     }
   }
 
+  func testIteratorReadsEachLeafOnceAndEndsForGood() {
+    for count in [0, 1, 31, 32, 33, 100, 5_000, 100_000] {
+      let array = unevenArray(count: count, seed: 11)
+      var iterator = array.list.makeIterator()
+      var seen = 0
+      while iterator.next() != nil { seen += 1 }
+      XCTAssertEqual(seen, array.count)
+      // A step within a leaf reads no node: the leaves were read one time
+      // each, whatever the element count.
+      XCTAssertEqual(iterator.leaves, Self.leaves(array.list.root).count, "\(count) elements")
+      for _ in 0..<3 { XCTAssertNil(iterator.next(), "stays at the end, \(count)") }
+      XCTAssertEqual(iterator.leaves, Self.leaves(array.list.root).count, "no leaf read after the end")
+    }
+  }
+
+  func testLeafWalkHandsOutEveryLeafsOwnStorageInOrder() {
+    for count in [0, 1, 64, 2_049, 70_000] {
+      let array = unevenArray(count: count, seed: 13)
+      let expected = Self.leaves(array.list.root).filter { $0.width > 0 }
+      var walk = array.list.leafWalk()
+      var index = 0
+      while true {
+        let leaf = walk.nextLeaf()
+        if leaf.isEmpty { break }
+        XCTAssertLessThan(index, expected.count)
+        guard index < expected.count else { break }
+        XCTAssertEqual(leaf.baseAddress, UnsafePointer(expected[index].elementBase), "leaf \(index) of \(count)")
+        XCTAssertEqual(leaf.count, expected[index].width)
+        index += 1
+      }
+      XCTAssertEqual(index, expected.count, "\(count) elements")
+      XCTAssertEqual(walk.leaves, expected.count)
+    }
+  }
+
+  /// Every whole-collection operation gives what the same operation on an
+  /// `Array` of the elements gives.
+  func testEveryOperationMatchesTheSameOnAnArray() {
+    for count in [0, 1, 32, 33, 100, 2_100] {
+      let array = unevenArray(count: count, seed: UInt64(count) + 17)
+      let plain = byIndex(array)
+      XCTAssertEqual(Array(array), plain, "Array(_:), \(count)")
+      XCTAssertEqual(ContiguousArray(array), ContiguousArray(plain), "ContiguousArray(_:), \(count)")
+      XCTAssertEqual(array.map { $0.id * 3 }, plain.map { $0.id * 3 }, "map, \(count)")
+      let third: (Row) -> Bool = { $0.id % 3 == 0 }
+      XCTAssertEqual(array.filter(third).elements, plain.filter(third), "filter, \(count)")
+      XCTAssertEqual(array.count(where: third), plain.count(where: third), "count(where:), \(count)")
+      XCTAssertEqual(array.reduce(0) { $0 &* 31 &+ $1.id }, plain.reduce(0) { $0 &* 31 &+ $1.id }, "reduce, \(count)")
+      XCTAssertEqual(Array(array.lazy.filter(third).map(\.id)), plain.filter(third).map(\.id), "lazy, \(count)")
+      for probe in [-1, 0, count / 2, count - 1, count + 5_000] {
+        let hit: (Row) -> Bool = { $0.id == probe }
+        XCTAssertEqual(array.contains(where: hit), plain.contains(where: hit), "contains(where:) \(probe), \(count)")
+        XCTAssertEqual(array.first(where: hit), plain.first(where: hit), "first(where:) \(probe), \(count)")
+        XCTAssertEqual(array.firstIndex(where: hit), plain.firstIndex(where: hit), "firstIndex(where:) \(probe), \(count)")
+      }
+      var iterated: [Row] = []
+      var iterator = array.makeIterator()
+      while let row = iterator.next() { iterated.append(row) }
+      XCTAssertEqual(iterated, plain, "makeIterator, \(count)")
+    }
+  }
+
+  /// The leaves under `node`, in order.
+  private static func leaves(_ node: ListNode<Row>) -> [ListNode<Row>] {
+    if node.isLeaf { return node.width > 0 ? [node] : [] }
+    return node.children.flatMap { leaves($0) }
+  }
+
   private static func branchesAboveLeaves(_ node: ListNode<Row>) -> Int {
     if node.isLeaf { return 1 }
     if node.children[0].isLeaf { return 1 }

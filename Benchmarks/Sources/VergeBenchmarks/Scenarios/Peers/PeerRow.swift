@@ -33,6 +33,15 @@ enum PeerOperation: CaseIterable {
   case iterate
   /// `rows.forEach { … }`, per element.
   case forEach
+  /// `rows.map { $0.value }`, per element.
+  case map
+  /// `rows.filter { … }` keeping every other row (a collection of the same
+  /// type, so its ids are indexed again), per element.
+  case filter
+  /// `rows.contains { … }` of no row, so every row is read, per element.
+  case contains
+  /// `rows.count { … }` of every other row, per element.
+  case countWhere
   /// `==` of two versions, the second made from the first by writing one
   /// element in the middle.
   case equality
@@ -49,6 +58,10 @@ enum PeerOperation: CaseIterable {
     case .read: "read by id"
     case .iterate: "iterate (per element)"
     case .forEach: "forEach (per element)"
+    case .map: "map (per element)"
+    case .filter: "filter (per element)"
+    case .contains: "contains(where:) (per element)"
+    case .countWhere: "count(where:) (per element)"
     case .equality: "== of two versions, one element differs"
     case .removeAndReinsert: "remove by id + re-insert at its place"
     case .build: "build from an array (per element)"
@@ -56,7 +69,12 @@ enum PeerOperation: CaseIterable {
   }
 
   /// Whether the figure is per element (`BenchmarkCase.units` is the size).
-  var isPerElement: Bool { self == .iterate || self == .forEach || self == .build }
+  var isPerElement: Bool {
+    switch self {
+    case .iterate, .forEach, .map, .filter, .contains, .countWhere, .build: true
+    case .uniqueWrite, .heldWrite, .read, .equality, .removeAndReinsert: false
+    }
+  }
 }
 
 /// The rows `0..<size`, in order.

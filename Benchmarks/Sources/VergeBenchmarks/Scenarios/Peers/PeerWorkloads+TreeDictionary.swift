@@ -44,6 +44,26 @@ enum TreeDictionaryPeer {
           blackHole(sum)
         }
       }
+    case .map:
+      let rows = dictionary(size)
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.map { $0.value.value }) }
+      }
+    case .filter:
+      let rows = dictionary(size)
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.filter { $0.value.id & 1 == 0 }) }
+      }
+    case .contains:
+      let rows = dictionary(size)
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.contains { $0.value.id < 0 }) }
+      }
+    case .countWhere:
+      let rows = dictionary(size)
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.count { $0.value.id & 1 == 0 }) }
+      }
     case .equality:
       let first = dictionary(size)
       var second = first

@@ -42,6 +42,26 @@ enum VergePeer {
           blackHole(sum)
         }
       }
+    case .map:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.map { $0.value }) }
+      }
+    case .filter:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.filter { $0.id & 1 == 0 }) }
+      }
+    case .contains:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.contains { $0.id < 0 }) }
+      }
+    case .countWhere:
+      let rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
+      return Workload { iterations in
+        for _ in 0..<iterations { blackHole(rows.count { $0.id & 1 == 0 }) }
+      }
     case .equality:
       let first = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(size))
       var second = first

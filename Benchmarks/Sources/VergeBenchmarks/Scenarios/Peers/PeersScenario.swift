@@ -77,7 +77,8 @@ private func peerTargets(_ results: ScenarioResults, sizes: [Int]) -> [TargetVer
         limit: 1, format: Formatting.ratio))
   }
   let againstIdentifiedCollections: [(PeerOperation, Double)] = [
-    (.iterate, 2), (.forEach, 2), (.build, 1.5), (.uniqueWrite, 1), (.read, 1),
+    (.iterate, 2), (.forEach, 2), (.map, 2), (.filter, 2), (.contains, 2), (.countWhere, 2), (.build, 1.5),
+    (.uniqueWrite, 1), (.read, 1),
   ]
   for (operation, limit) in againstIdentifiedCollections {
     for size in sizes {
