@@ -419,16 +419,21 @@ struct DependencyFrame {
 /// only by address) can be asked without knowing its state's type.
 @usableFromInline
 class DependencyCarrier: @unchecked Sendable {
-  // Sendable: two `let`s of Sendable types.
+  // Sendable: three `let`s of Sendable types.
   /// The store's values; `nil` for a derived value's core.
   @usableFromInline final let dependencies: DependencyValues?
   /// Where a read looks for a kept value: the storage of `dependencies`,
   /// or one that keeps none, so the look-up needs no test for `nil`.
   @usableFromInline final let lookup: DependencyValues.Storage
+  /// `dependencies` where a read may call a property on them directly:
+  /// `nil` without values and in a test, where a read must tell which use
+  /// it is (a missing test value is reported there).
+  @usableFromInline final let propertyValues: DependencyValues?
 
   @usableFromInline init(dependencies: DependencyValues?) {
     self.dependencies = dependencies
     lookup = dependencies?.storage ?? DependencyValues.Storage.empty
+    propertyValues = dependencies?.context == .test ? nil : dependencies
   }
 }
 
