@@ -16,6 +16,15 @@ import VergeTesting
     #expect(output.contains("SelfReadingKey"))
     #expect(output.contains("needs itself"))
   }
+
+  @Test func aDefaultThatReadsItselfThroughAnotherStoreStopsNamingItsKey() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = DependencyValues().otherStoreReading
+    }
+    let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(output.contains("OtherStoreReadingKey needs VergeTestingTests.OtherStoreReadingKey"))
+    #expect(output.contains("needs itself"))
+  }
 }
 
 /// A key whose default reads its own dependency.
@@ -29,4 +38,19 @@ enum SelfReadingKey: DependencyKey {
 
 extension DependencyValues {
   var selfReading: Int { self[SelfReadingKey.self] }
+}
+
+/// A key whose default reads its own dependency through the values of a
+/// store it makes, which resolve their defaults apart from the values
+/// being resolved.
+enum OtherStoreReadingKey: DependencyKey {
+  static var liveValue: Int { testValue }
+  static var testValue: Int {
+    let store = Store<Int, Never>(initialState: 0)
+    return store.dependencies.otherStoreReading + 1
+  }
+}
+
+extension DependencyValues {
+  var otherStoreReading: Int { self[OtherStoreReadingKey.self] }
 }

@@ -91,56 +91,59 @@ public struct Dependency<Value: Sendable>: Sendable {
 
   /// The dependency's value in effect now.
   ///
-  /// - Complexity: Named by a key, inside a reduction: a few loads and a
-  ///   lock-free lookup of the value by its key. Named by a property: a
-  ///   call of the property besides. Elsewhere a task-local read besides.
+  /// - Complexity: Inside a reduction: a few loads, then, named by a key, a
+  ///   lock-free lookup of the value by its key, or, named by a property,
+  ///   one call of the property. Elsewhere a task-local read besides.
   public var wrappedValue: Value {
     @inlinable @inline(__always) get {
-      // The common case, inlined where the reducer reads it: a key's value
-      // kept by the store that is reducing, with no frame of
-      // `withDependencies` over it. Everything else, a property's call
-      // included, stays out of line, so the reduction saves no registers
-      // for paths it does not take. A value found by its key needs no site
-      // even in a test: only resolving a default reports a missing test
-      // value.
-      let key = site.key
-      if key != DependencySite.noKey, let raw = verge_thread_marks_get() {
+      // The common case, inlined where the reducer reads it: the store
+      // that is reducing, with no frame of `withDependencies` over it. The
+      // thread's marks and the store are found once, for either form; each
+      // form then runs only its own code. Everything else stays out of
+      // line, so the reduction saves no registers for paths it does not
+      // take.
+      if let raw = verge_thread_marks_get() {
         let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
         if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
-          // Borrowed in place: a copy of the values would retain what they
-          // hold. A function forced inline, where a closure with the lookup's
-          // loops would stay a call.
-          @inline(__always) func find(in carrier: DependencyCarrier) -> Value? {
-            carrier.lookup.value(ofKey: key, as: Value.self)
-          }
-          if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(find) {
-            return value
+          let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
+          let key = site.key
+          if key != DependencySite.noKey {
+            // Borrowed in place: a copy of the values would retain what
+            // they hold. A function forced inline, where a closure with the
+            // lookup's loops would stay a call. A value found by its key
+            // needs no site even in a test: only resolving a default
+            // reports a missing test value.
+            @inline(__always) func find(in carrier: DependencyCarrier) -> Value? {
+              carrier.lookup.value(ofKey: key, as: Value.self)
+            }
+            if let value = carrier._withUnsafeGuaranteedRef(find) { return value }
+          } else {
+            // The property's call on the store's values, out of line and
+            // reached by a jump, so a read by key saves no registers for
+            // it.
+            return Self.readByProperty(self, in: carrier)
           }
         }
       }
-      return key == DependencySite.noKey ? readByProperty() : readOutOfLine()
+      return readOutOfLine()
     }
   }
 
-  /// `wrappedValue` of a wrapper that names a property: out of line, so a
-  /// reduction reading by key saves no registers for it. Inside a
-  /// reduction outside a test, the property's call on the values of the
-  /// store that is reducing.
+  /// `wrappedValue` of `dependency`, a wrapper that names a property,
+  /// inside the reduction of `carrier`: the property's call on the store's
+  /// values, borrowed (a copy would retain them). `propertyValues` is `nil`
+  /// in a test, where a read must tell which use it is, and for a core
+  /// without values, so one test sends both out of line.
+  ///
+  /// Static, with the wrapper first: the caller's registers already hold
+  /// it where this function takes it.
   @inlinable @inline(never)
-  func readByProperty() -> Value {
-    if let raw = verge_thread_marks_get() {
-      let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
-      if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
-        // Borrowed in place, not copied: a copy would retain the values.
-        @inline(__always) func call(in carrier: DependencyCarrier) -> Value? {
-          carrier.dependencies?.readOutsideTest(get)
-        }
-        if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(call) {
-          return value
-        }
-      }
+  static func readByProperty(_ dependency: Self, in carrier: Unmanaged<DependencyCarrier>) -> Value {
+    // Borrowed through the optional: unwrapping it first would copy them.
+    @inline(__always) func call(in carrier: DependencyCarrier) -> Value? {
+      carrier.propertyValues?.applying(dependency.get)
     }
-    return DependencyValues.readCurrent(self)
+    return carrier._withUnsafeGuaranteedRef(call) ?? dependency.readOutOfLine()
   }
 
   /// `wrappedValue` in every other case.
@@ -192,11 +195,10 @@ extension DependencyValues {
     return readInTest(dependency)
   }
 
-  /// Reads a dependency with `get`, or `nil` in a test (where a read must
-  /// know its site).
-  @inlinable
-  func readOutsideTest<Value>(_ get: (DependencyValues) -> Value) -> Value? {
-    context == .test ? nil : get(self)
+  /// `get` applied to these values, borrowed (a copy would retain them).
+  @inlinable @inline(__always)
+  func applying<Value>(_ get: (DependencyValues) -> Value) -> Value {
+    get(self)
   }
 
   /// `read(_:)` in a test, where a missing test value is reported.

@@ -203,9 +203,13 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// Each default is computed once: the first thread to need it computes it
 /// holding that key's gate (not `lock`, so the computation may read other
 /// dependencies, and other keys resolve meanwhile); threads needing the
-/// same key wait at the gate, then read what it kept. A default that needs
-/// itself, on one thread or through threads waiting for each other, is a
-/// dependency cycle, which stops the program naming the keys.
+/// same key wait at the gate, then read what it kept. A thread that holds a
+/// store's lock (inside a commit closure) or is delivering does not wait:
+/// the computing thread may need that store, so it computes the value
+/// itself, and whichever value is kept first is the one every read gets. A
+/// default that needs itself, on one thread (through these values or any
+/// other's) or through threads waiting for each other, is a dependency
+/// cycle, which stops the program naming the keys.
 @usableFromInline
 final class ResolvedDefaults: @unchecked Sendable {
   // Sendable: `entries` is an atomic, and a list it points to is written
@@ -322,9 +326,30 @@ final class ResolvedDefaults: @unchecked Sendable {
         gate.unlock()
         lock.withLock { state in state.waiting[thread] = nil }
       case .compute(let gate):
-        return compute(key, in: context, holding: gate)
+        return computing(key) { keep(key, computed: compute(key, in: context), opening: gate) }
+      case .computeAlone:
+        return computing(key) { keep(key, computed: compute(key, in: context), opening: nil) }
       }
     }
+  }
+
+  /// Runs `body`, which computes the default of `key`, as the calling
+  /// thread's innermost default: a default that needs itself meanwhile on
+  /// this thread, through these values or any others, stops the program.
+  private func computing<Key: DependencyKey>(_ key: Key.Type, _ body: () -> Key.Value) -> Key.Value {
+    let marks = ThreadIdentity.marks(key: ThreadIdentity.marksKey)
+    marks.pointee.computingDefaults.append(key)
+    defer { marks.pointee.computingDefaults.removeLast() }
+    return body()
+  }
+
+  /// Stops the program if the calling thread is computing the default of
+  /// `id` already (in any values): computing it again would never end.
+  private static func checkNotComputing(_ id: ObjectIdentifier, on marks: UnsafeMutablePointer<ThreadMarks>) {
+    let chain = marks.pointee.computingDefaults
+    guard let first = chain.firstIndex(where: { ObjectIdentifier($0) == id }) else { return }
+    let names = chain[first...].map { String(reflecting: $0) }
+    Misuse.dependencyCycle(names + [names[0]])
   }
 
   /// What a thread that needs the default of `id` does next.
@@ -335,22 +360,33 @@ final class ResolvedDefaults: @unchecked Sendable {
     case wait(LockedBox<Void>)
     /// Computes it, holding this gate, which it took.
     case compute(LockedBox<Void>)
+    /// Computes it without waiting for the thread that computes it: the
+    /// calling thread holds a store's lock, which that thread may need.
+    case computeAlone
   }
 
   /// Decides, under `lock`, what `thread` does to get the default of `id`;
   /// stops the program on a dependency cycle.
   private func nextStep(for id: ObjectIdentifier, named name: () -> String, on thread: UInt) -> Step {
-    lock.withLock { state in
+    let marks = ThreadIdentity.marks(key: ThreadIdentity.marksKey)
+    return lock.withLock { state in
       let current = list(at: entries.load(ordering: .relaxed))
       let key = UInt(bitPattern: id)
       if let index = (0..<state.count).first(where: { current[$0].key == key }) {
         return .kept(current[index].box)
       }
+      Self.checkNotComputing(id, on: marks)
       guard let computing = state.computing[id] else {
         let gate = LockedBox(())
         gate.lock(as: thread)
         state.computing[id] = (thread, gate, name())
         return .compute(gate)
+      }
+      // A thread that holds a store's lock or delivers must not wait: the
+      // computing thread may commit to that store, or wait for the
+      // delivery, and neither would ever end.
+      if marks.pointee.closureCore != nil || marks.pointee.word != 0 {
+        return .computeAlone
       }
       // The chain of threads each waits for: back to this one is a cycle.
       var chain = [computing.name]
@@ -367,36 +403,50 @@ final class ResolvedDefaults: @unchecked Sendable {
     }
   }
 
-  /// Computes the default of `key`, keeps it and opens `gate`.
+  /// Computes the default of `key` in `context`, outside `lock` (a
+  /// default may read other dependencies), and tells whether the key has
+  /// no test value.
   private func compute<Key: DependencyKey>(
-    _ key: Key.Type, in context: DependencyContext, holding gate: LockedBox<Void>
-  ) -> Key.Value {
-    let id = ObjectIdentifier(key)
-    // Computed outside `lock`: a default may read other dependencies.
-    let value: Key.Value
-    var isMissing = false
+    _ key: Key.Type, in context: DependencyContext
+  ) -> (value: Key.Value, isMissing: Bool) {
     switch context {
     case .live:
-      value = Key.liveValue
+      return (Key.liveValue, false)
     case .preview:
-      value = Key.previewValue
+      return (Key.previewValue, false)
     case .test:
-      (value, isMissing) = MissingTestValue.resolve { Key.testValue }
+      return MissingTestValue.resolve { Key.testValue }
     }
-    lock.withLock { state in
+  }
+
+  /// Keeps `computed`, the default of `key`, unless a thread that did not
+  /// wait kept one first, and opens `gate`, the key's gate if this thread
+  /// holds it. Returns the kept value; reports a missing test value when
+  /// this thread's value is the one kept.
+  private func keep<Key: DependencyKey>(
+    _ key: Key.Type, computed: (value: Key.Value, isMissing: Bool), opening gate: LockedBox<Void>?
+  ) -> Key.Value {
+    let id = ObjectIdentifier(key)
+    let kept: AnyDependencyBox? = lock.withLock { state in
+      if gate != nil { state.computing[id] = nil }
       let current = list(at: entries.load(ordering: .relaxed))
+      let bits = UInt(bitPattern: id)
+      if let index = (0..<state.count).first(where: { current[$0].key == bits }) {
+        return current[index].box
+      }
       let list = UnsafeMutablePointer<Entry>.allocate(capacity: state.count + 2)
       list.initialize(from: current, count: state.count)
-      (list + state.count).initialize(to: Entry(box: DependencyBox(value), key: UInt(bitPattern: id)))
+      (list + state.count).initialize(to: Entry(box: DependencyBox(computed.value), key: bits))
       (list + state.count + 1).initialize(to: Entry(box: Self.endBox, key: Entry.end))
       entries.store(UInt(bitPattern: list), ordering: .releasing)
       state.retired.append((current, state.count + 1))
       state.count += 1
-      state.computing[id] = nil
+      return nil
     }
-    gate.unlock()
-    if isMissing { DependencyIssue.reportMissingTestValue(Key.self) }
-    return value
+    gate?.unlock()
+    if let kept { return unsafeDowncast(kept, to: DependencyBox<Key.Value>.self).value }
+    if computed.isMissing { DependencyIssue.reportMissingTestValue(Key.self) }
+    return computed.value
   }
 }
 
@@ -419,16 +469,21 @@ struct DependencyFrame {
 /// only by address) can be asked without knowing its state's type.
 @usableFromInline
 class DependencyCarrier: @unchecked Sendable {
-  // Sendable: two `let`s of Sendable types.
+  // Sendable: three `let`s of Sendable types.
   /// The store's values; `nil` for a derived value's core.
   @usableFromInline final let dependencies: DependencyValues?
   /// Where a read looks for a kept value: the storage of `dependencies`,
   /// or one that keeps none, so the look-up needs no test for `nil`.
   @usableFromInline final let lookup: DependencyValues.Storage
+  /// `dependencies` where a read may call a property on them directly:
+  /// `nil` without values and in a test, where a read must tell which use
+  /// it is (a missing test value is reported there).
+  @usableFromInline final let propertyValues: DependencyValues?
 
   @usableFromInline init(dependencies: DependencyValues?) {
     self.dependencies = dependencies
     lookup = dependencies?.storage ?? DependencyValues.Storage.empty
+    propertyValues = dependencies?.context == .test ? nil : dependencies
   }
 }
 

@@ -33,6 +33,9 @@ struct ThreadMarks {
   /// a scope's own values, `withDependencies` inside a reducer). Saved and
   /// restored around the call; `nil` outside any.
   @usableFromInline var dependencyFrame: UnsafeRawPointer?
+  /// The dependency keys whose defaults the thread is computing, innermost
+  /// last, in whatever values: one needed again meanwhile is a cycle.
+  var computingDefaults: [any DependencyKey.Type] = []
 
   /// Set in `word` while `deferredCores` is not empty.
   @usableFromInline static let deferred = 1 << 62
