@@ -52,6 +52,35 @@ final class PeersTests: XCTestCase {
     XCTAssertFalse(summary.contains("read by id"))
   }
 
+  /// The chart draws the held write and `==` of each collection against the
+  /// rows, leaving out a side without the figure.
+  func testChartDrawsHeldWritesAndEqualityPerCollection() {
+    let side = { (instructions: Double) in
+      SideResult(nanosecondsPerOperation: .nan, instructionsPerOperation: instructions)
+    }
+    var cases: [CaseResult] = []
+    for size in [100, 10_000] {
+      cases.append(
+        CaseResult(
+          name: peerCaseName(.heldWrite, size: size), units: 1, library: side(4_000),
+          baseline: side(Double(size) * 70), others: [side(9_000)]))
+      cases.append(
+        CaseResult(
+          name: peerCaseName(.equality, size: size), units: 1, library: side(900),
+          baseline: side(Double(size) * 16), others: [nil]))
+    }
+    let chart = peerChart(ScenarioResults(cases: cases), sizes: [100, 10_000])
+    XCTAssertEqual(chart.series.count, 6)
+    let held = chart.series.first { $0.name == "held write, swift-identified-collections" }
+    XCTAssertEqual(held?.points.map(\.y), [7_000, 700_000])
+    XCTAssertEqual(held?.dashed, false)
+    let equality = chart.series.filter { $0.name.hasPrefix("==") }
+    XCTAssertTrue(equality.allSatisfy(\.dashed))
+    // TreeDictionary's `==` is missing: its series has no point and is not drawn.
+    XCTAssertEqual(chart.drawnSeries.count, 5)
+    XCTAssertTrue(chart.svg().contains("IdentifiedArray against its peers"))
+  }
+
   #if os(Linux) && canImport(Glibc)
   /// A write while the previous version is held copies the nodes on one
   /// path of the tree (10,000 rows: a root over 5 branches over 313 leaves,

@@ -21,7 +21,7 @@ struct Settings {
     usage: VergeBenchmarks [--quick] [--filter TEXT] [--svg FILE]
       --quick        measure a few milliseconds per case (for CI)
       --filter TEXT  run only cases whose scenario or case name contains TEXT
-      --svg FILE     write the charts (the app-scale scenario's) to FILE
+      --svg FILE     write the charts (scenarios 12 and 14) to FILE
       --callgrind FILE
                      count instructions instead of timing: run under
                      valgrind --tool=callgrind --collect-atstart=no

@@ -21,6 +21,7 @@ extension Scenario {
       sides: SideNames(library: "Verge", baseline: "swift-identified-collections", others: ["TreeDictionary"]),
       pace: Pace(batchDuration: .milliseconds(20), repetitions: 11),
       targets: { peerTargets($0, sizes: sizes) },
+      chart: { peerChart($0, sizes: sizes) },
       summary: { peerSummary($0, sizes: sizes) })
   }
 }
@@ -102,6 +103,37 @@ private func peerTargets(_ results: ScenarioResults, sizes: [Int]) -> [TargetVer
       result(.equality, 100).flatMap { instructionRatio($0.library, $0.baseline) },
       limit: 1, format: Formatting.ratio))
   return verdicts
+}
+
+/// The operations where the collections part ways as they grow: a write
+/// while the previous version is held (solid) and `==` of two versions
+/// (dashed), one colour per collection, against the number of rows.
+func peerChart(_ results: ScenarioResults, sizes: [Int]) -> LineChart {
+  let counted = results.cases.contains { $0.library.instructionsPerOperation != nil }
+  let collections: [(name: String, colour: String, side: (CaseResult) -> SideResult?)] = [
+    ("Verge", "#1f77b4", { $0.library }),
+    ("swift-identified-collections", "#d62728", { $0.baseline }),
+    ("TreeDictionary", "#2ca02c", { $0.others.first ?? nil }),
+  ]
+  var series: [LineChart.Series] = []
+  for operation in [PeerOperation.heldWrite, .equality] {
+    for collection in collections {
+      let points = sizes.compactMap { size -> (x: Double, y: Double)? in
+        guard let side = results[peerCaseName(operation, size: size)].flatMap(collection.side) else { return nil }
+        return (Double(size), side.instructionsPerOperation ?? side.nanosecondsPerOperation)
+      }
+      series.append(
+        LineChart.Series(
+          name: "\(operation == .heldWrite ? "held write" : "=="), \(collection.name)", points: points,
+          colour: collection.colour,
+          dashed: operation == .equality))
+    }
+  }
+  return LineChart(
+    title: "IdentifiedArray against its peers: held write (solid) and == (dashed)",
+    xLabel: "rows (log scale)",
+    yLabel: counted ? "instructions per operation (log scale)" : "nanoseconds per operation (log scale)",
+    series: series)
 }
 
 /// One small table per operation, sizes down and collections across, as
