@@ -252,13 +252,23 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   /// reference to this node keeps the whole subtree alive, and a read
   /// changes nothing), so it costs no reference counting; it is one loop
   /// with no call per level, and each level reads the slot's byte in the
-  /// slot table instead of counting bits. Specialized but not inlined:
-  /// inlined into a subscriber's or a reducer's code it cost more
-  /// instructions there than the call it saves (callgrind, benchmark
-  /// scenario 12).
-  @inlinable @inline(never)
+  /// slot table instead of counting bits. The descent itself,
+  /// ``find(_:hash:in:)``, is specialized but not inlined: inlined into a
+  /// subscriber's or a reducer's code it cost more instructions there than
+  /// the call it saves (callgrind, benchmark scenario 12).
+  @inlinable @inline(__always)
   package func find(_ key: Key, hash: UInt64) -> Value? {
-    unowned(unsafe) var node = self
+    Self.find(key, hash: hash, in: self)
+  }
+
+  /// The value for `key`, whose hash is `hash`, in the subtree of `root`
+  /// (see ``find(_:hash:)``). The node is an ordinary argument, not `self`,
+  /// whose register the calling convention makes the callee save, and the
+  /// rare collision path is a call of its own: the descent saves no
+  /// register.
+  @inlinable @inline(never)
+  package static func find(_ key: Key, hash: UInt64, in root: MapNode) -> Value? {
+    unowned(unsafe) var node = root
     var bits = hash
     var level: UInt64 = 0
     while level < Self.maxShift {
@@ -280,6 +290,17 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
       }
       return entry.pointee.key == key ? entry.pointee.value : nil
     }
-    return node.collisionIndex(of: key).map { node.entry(at: $0).value }
+    // The node is kept alive by the caller's reference to the root: passed
+    // unretained, it costs the lookup no reference counting.
+    return collisionValue(for: key, in: Unmanaged.passUnretained(node))
+  }
+
+  /// The value for `key` in the collision node `node`, or `nil`: out of
+  /// line, and given the node as an ordinary argument, so that
+  /// ``find(_:hash:in:)`` saves no register for a path that almost no
+  /// lookup takes.
+  @inlinable @inline(never)
+  package static func collisionValue(for key: Key, in node: Unmanaged<MapNode>) -> Value? {
+    node._withUnsafeGuaranteedRef { node in node.collisionIndex(of: key).map { node.entry(at: $0).value } }
   }
 }
