@@ -1,21 +1,27 @@
 import Synchronization
 import Verge
 
-/// The reducing end of `ActionStore`'s specialized middleware pipeline, in
-/// one object: the driver's `terminal` closure captures only this.
+/// The reducing end of `ActionStore`'s middleware pipeline, in one object:
+/// the driver's `terminal` closure captures only this.
 ///
 /// Its methods are inlinable, so the closure that calls them (formed in
 /// `ActionStore.makeDriver()`, in the module that uses the store) runs them
-/// specialized for the concrete reducer.
+/// specialized for the concrete reducer. Direct and queued sends go through
+/// it alike; it reduces through the engine's one reduce path.
 @usableFromInline
 final class ActionPipeline<Feature: ActionReducer>: Sendable {
   @usableFromInline typealias Action = Feature.Action
   @usableFromInline typealias State = Feature.State
 
   @usableFromInline let core: Store<State, Feature.Activity>
-  @usableFromInline let feature: Feature
-  /// Weak: the engine holds the pipeline.
+  /// Weak: the engine holds the pipeline. Read by a kept step, which may
+  /// run after the engine is gone.
   @usableFromInline weak let engine: ActionEngine<Feature>?
+  /// The engine, for the dispatch's synchronous pass: that pass runs from
+  /// the engine's `send` or drain, or from `ActionStore.send`, which hold
+  /// the engine for its duration. Unowned, as loading a weak reference on
+  /// every dispatch costs more than the rest of it.
+  @usableFromInline unowned(unsafe) let dispatchingEngine: ActionEngine<Feature>
   /// Each step reads the state before and after it; while nothing else
   /// changes the store, the cache answers without the store's lock.
   @usableFromInline let cache: StepStateCache<State>
@@ -23,33 +29,74 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   @inlinable
   init(core: Store<State, Feature.Activity>, engine: ActionEngine<Feature>) {
     self.core = core
-    feature = engine.feature
     self.engine = engine
+    dispatchingEngine = engine
     cache = StepStateCache(counter: core.changeCounter, steps: engine.middlewares.count) { core.countedState() }
   }
 
   /// Past the last middleware: reduces `message`; returns the state after,
   /// or `nil` when the store is gone.
+  ///
+  /// - Parameter owned: Whether the caller is the dispatch's synchronous
+  ///   pass (rather than a kept step).
   @inlinable
   func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
     guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
-    var effect = Effect<Action, Feature.Activity>.none
-    let feature = feature
-    // The trace is formed only if a commit middleware asks: describing an
-    // action is costly.
-    let (after, count) = core.countedCommit(
-      trace: CommitTrace(name: "\(message)", file: #fileID, function: #function, line: #line)
-    ) { ref in
-      ref.modify { state -> State in
-        effect = feature.reduce(into: &state, action: message)
-        return state
+    if owned { return reduce(message, run, by: dispatchingEngine, owned: true) }
+    guard let engine else { return nil }
+    return reduce(message, run, by: engine, owned: false)
+  }
+
+  /// The terminal's reduction, through the engine's one reduce path.
+  @inlinable @inline(__always)
+  func reduce(_ message: Action, _ run: ChainRun<Action, State>, by engine: ActionEngine<Feature>, owned: Bool)
+    -> State?
+  {
+    // Decided when this is compiled for the state's type, as in
+    // `ChainRun.advance`.
+    if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
+      return reduceHoldingNoState(message, run, by: engine, owned: owned)
+    }
+    let (core, cache) = (core, cache)
+    var after: State?
+    let tasks = engine.reduce(message, cause: run.cause, observed: { after = $0.pointee }) { trace, reduce in
+      let ((effect, state), count) = core.countedCommit(trace: trace()) { ref in
+        ref.modify { state in (reduce(&state), state) }
       }
+      cache.remember(state, count: count, owned: owned)
+      after = state
+      return effect
     }
-    cache.remember(after, count: count, owned: owned)
-    if !effect.isNone, let engine {
-      run.add(engine.startEffects(effect, origin: message))
-    }
+    if let tasks { run.add(tasks) }
     return after
+  }
+
+  /// `reduce` for a state larger than `ChainRun.inlineStateLimit`: out of
+  /// line, with the state after on the heap until it is returned, so that
+  /// this frame holds no copy of a state (a 64 KiB state through three
+  /// middlewares must fit a 512 KiB thread, also in unoptimized builds).
+  @inlinable @inline(never)
+  func reduceHoldingNoState(
+    _ message: Action, _ run: ChainRun<Action, State>, by engine: ActionEngine<Feature>, owned: Bool
+  ) -> State? {
+    let (core, cache) = (core, cache)
+    let after = UnsafeMutablePointer<State?>.allocate(capacity: 1)
+    defer { after.deallocate() }
+    initializeToNil(after)
+    let tasks = engine.reduce(message, cause: run.cause, observed: { after.pointee = $0.pointee }) {
+      trace, reduce in
+      let (effect, count) = core.countedCommit(trace: trace()) { ref in
+        ref.modify { state in
+          let effect = reduce(&state)
+          after.pointee = state
+          return effect
+        }
+      }
+      cache.remember(at: after, count: count, owned: owned)
+      return effect
+    }
+    if let tasks { run.add(tasks) }
+    return after.move()
   }
 }

@@ -41,6 +41,16 @@ public struct StoreTask: Sendable {
     self.handle = handle
   }
 
+  /// The handle of an action reduced in place, whose reduction started
+  /// `tasks`.
+  @usableFromInline
+  init(started tasks: [Task<Void, Never>]) {
+    let ticket = Ticket()
+    ticket.add(tasks)
+    ticket.resolve()
+    self.init(ticket: ticket)
+  }
+
   var ticket: Ticket? { handle?.ticket }
 
   /// Waits until the action has been reduced and every effect it started

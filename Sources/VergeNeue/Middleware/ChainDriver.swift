@@ -86,6 +86,9 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
 final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// The pipeline the run goes through.
   @usableFromInline let driver: ChainDriver<Message, State>
+  /// For an enum action, why it is dispatched (`send` on the store, an
+  /// effect, a middleware's `dispatch`), which event observers see.
+  @usableFromInline let cause: ActionCause<Message>
 
   private struct Record {
     var tasks: [Task<Void, Never>] = []
@@ -108,8 +111,9 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   @usableFromInline let passed = Atomic<Int>(0)
 
   @usableFromInline
-  init(driver: ChainDriver<Message, State>) {
+  init(driver: ChainDriver<Message, State>, cause: ActionCause<Message> = .send) {
     self.driver = driver
+    self.cause = cause
   }
 
   deinit {
@@ -198,6 +202,16 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     let driver = driver
     guard let cache = driver.cache else { return forwardOutOfLine(message, to: index) }
     guard index < driver.handlers.count else { return driver.terminal(message, self, ownsCache) }
+    handOutHoldingNoState(message, to: index, ownsCache: ownsCache)
+    return cache.readInLeaf(owned: ownsCache)
+  }
+
+  /// Hands `message` to middleware `index` (which exists) with the state
+  /// before it on the heap; for a state larger than `inlineStateLimit`.
+  @inlinable
+  func handOutHoldingNoState(_ message: Message, to index: Int, ownsCache: Bool) {
+    let driver = driver
+    let cache = driver.cache.unsafelyUnwrapped
     let before = ownsCache ? cache.befores + index : UnsafeMutablePointer<State>.allocate(capacity: 1)
     cache.readInLeaf(into: before, owned: ownsCache)
     driver.handlers[index]._withUnsafeGuaranteedRef {
@@ -208,7 +222,6 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     }
     before.deinitialize(count: 1)
     if !ownsCache { before.deallocate() }
-    return cache.readInLeaf(owned: ownsCache)
   }
 
   /// The general path's `advance`: runs `forward` with the state after on
@@ -219,6 +232,36 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     defer { after.deallocate() }
     driver.forward(message, index, self, after)
     return after.move()
+  }
+
+  /// Runs `message` through the pipeline as the dispatch's synchronous
+  /// pass, on a run of its own; call while holding the engine's `draining`
+  /// (the pass uses the pipeline's state cache). Then `settle(_:)`.
+  func dispatch(_ message: Message) {
+    // The run keeps its driver, and the driver its cache, alive.
+    let cache = driver.cache.unsafelyUnwrapped
+    defer { cache.end() }
+    guard MemoryLayout<State?>.size > Self.inlineStateLimit, !driver.handlers.isEmpty else {
+      _ = advance(message, to: 0, ownsCache: true)
+      return
+    }
+    // Nobody reads the state after the first middleware: a large state
+    // is not read into this frame for nothing.
+    handOutHoldingNoState(message, to: 0, ownsCache: true)
+  }
+
+  /// Ends a dispatch's synchronous pass: hands the effect tasks it started
+  /// to `ticket` and resolves it, or, when a middleware kept a step, leaves
+  /// the ticket to be resolved once the run is gone (as `escape()` does).
+  func settle(_ ticket: Ticket) {
+    let kept = kept.load(ordering: .relaxed)
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      if kept { state.ticket = ticket }
+      defer { state.tasks = [] }
+      return state.tasks
+    }
+    ticket.add(tasks)
+    if !kept { ticket.resolve() }
   }
 
   /// Notes that a step of this run was kept (see `kept`).

@@ -17,7 +17,9 @@ import Verge
 @usableFromInline
 final class StepStateCache<State: Sendable> {
   @usableFromInline @exclusivity(unchecked) var state: State?
-  @usableFromInline @exclusivity(unchecked) var count: UInt64 = 0
+  /// The change count `state` belongs to; `UInt64.max` (which no store
+  /// reaches) while there is no `state`.
+  @usableFromInline @exclusivity(unchecked) var count: UInt64 = .max
   /// The store's change count, read without the lock.
   @usableFromInline let counter: ChangeCounter
   /// Reads the store's state and change count together, under its lock.
@@ -51,7 +53,10 @@ final class StepStateCache<State: Sendable> {
   /// while nothing else changed the store.
   @inlinable
   func end() {
-    if !_isPOD(State.self) { state = nil }
+    if !_isPOD(State.self) {
+      state = nil
+      count = .max
+    }
   }
 
   /// The store's current state: the cached one when the store has not
@@ -77,17 +82,33 @@ final class StepStateCache<State: Sendable> {
 
   /// `read(into:owned:)` in a frame of its own, which ends before the
   /// caller goes on: the temporaries of the read stay off the caller's
-  /// frame (for `ChainRun.advanceHoldingNoState`).
+  /// frame (for `ChainRun.advanceHoldingNoState`). It does not cache what
+  /// it reads, so that unoptimized code holds no more than one copy of the
+  /// state here (a large state's copy costs more than the lock it spares).
   @inlinable @inline(never)
   func readInLeaf(into place: UnsafeMutablePointer<State>, owned: Bool) {
-    place.initialize(to: read(owned: owned))
+    if owned && counter.current == count {
+      place.initialize(to: state.unsafelyUnwrapped)
+    } else {
+      place.initialize(to: readCounted().0)
+    }
   }
 
   /// `read(owned:)` in a frame of its own, returned straight into the
   /// caller's result; see `readInLeaf(into:owned:)`.
   @inlinable @inline(never)
   func readInLeaf(owned: Bool) -> State? {
-    read(owned: owned)
+    if owned && counter.current == count { return state }
+    return readCounted().0
+  }
+
+  /// `remember(_:count:owned:)` for a state at `place` (which is not
+  /// `nil`), copied from there without a copy in the caller's frame.
+  @inlinable @inline(__always)
+  func remember(at place: UnsafePointer<State?>, count: UInt64, owned: Bool) {
+    guard owned else { return }
+    state = place.pointee
+    self.count = count
   }
 
   /// Records a state the dispatch read or wrote, with the change count it
