@@ -32,7 +32,8 @@ extension ActionEngine {
   ///     an action is costly); returns the effect, or `nil` when a root's
   ///     pipeline dropped or held it.
   ///   - observed: Receives where the state after an observed reduction is,
-  ///     for the time of the call.
+  ///     for the time of the call. Not optional: an optional closure would
+  ///     escape, and a variable it captures would move to the heap.
   /// - Returns: The effect tasks the reduction started; `nil` when its
   ///   effect starts nothing.
   @inlinable @inline(__always)
@@ -40,7 +41,7 @@ extension ActionEngine {
     _ action: Action,
     cause: @autoclosure () -> ActionCause<Action>,
     knownUnobserved: Bool = false,
-    observed: ((UnsafePointer<State>) -> Void)? = nil,
+    observed: (UnsafePointer<State>) -> Void = { _ in },
     write: (
       _ trace: () -> CommitTrace, _ reduce: (inout State) -> Effect<Action, Feature.Activity>
     ) -> Effect<Action, Feature.Activity>?

@@ -274,7 +274,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// - Returns: The effect the reducer returned.
   @usableFromInline
   func reduceObserved(
-    _ action: Action, cause: ActionCause<Action>, reported: ((UnsafePointer<State>) -> Void)?
+    _ action: Action, cause: ActionCause<Action>, reported: (UnsafePointer<State>) -> Void
   ) -> Effect<Action, Feature.Activity> {
     // Only a root store has observers: it writes in place.
     let started = traceHooks.now()
@@ -283,7 +283,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
       { feature.reduce(into: &$0, action: action) }
     ) { before, after in
       traceHooks.reduced(since: started)
-      reported?(after)
+      reported(after)
       observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
       lifecycle.emit(
         LifecycleDelivery(

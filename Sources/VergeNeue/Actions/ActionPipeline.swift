@@ -58,13 +58,12 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
       return reduceHoldingNoState(message, run, by: engine, owned: owned)
     }
-    let (core, cache) = (core, cache)
     var after: State?
     let tasks = engine.reduce(message, cause: run.cause, observed: { after = $0.pointee }) { trace, reduce in
-      let ((effect, state), count) = core.countedCommit(trace: trace()) { ref in
+      let ((effect, state), count) = self.core.countedCommit(trace: trace()) { ref in
         ref.modify { state in (reduce(&state), state) }
       }
-      cache.remember(state, count: count, owned: owned)
+      self.cache.remember(state, count: count, owned: owned)
       after = state
       return effect
     }

@@ -116,9 +116,9 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     // A plain reference to the engine costs what an unmanaged one did: 99
     // instructions per send (`Benchmarks/callgrind.sh --filter "forms
     // users write"`, S7).
-    let (engine, core) = (engine, core)
+    let engine = engine
     let tasks = engine.reduce(action, cause: .send, knownUnobserved: true) { trace, reduce in
-      core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
+      self.core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
     }
     return tasks.map(StoreTask.init(started:)) ?? .done
   }

@@ -117,17 +117,3 @@ final class Ticket: Sendable {
     }
   }
 }
-
-/// Resolves a ticket when the last middleware step that could still reduce
-/// its action is gone.
-final class TicketResolver: Sendable {
-  let ticket: Ticket
-
-  init(_ ticket: Ticket) {
-    self.ticket = ticket
-  }
-
-  deinit {
-    ticket.resolve()
-  }
-}

@@ -6,10 +6,11 @@ import Synchronization
 ///
 /// `ActionStore` forms one driver per store in inlinable code, so its
 /// closures are compiled in the module that uses the store, specialized for
-/// the concrete action and state types; the general path
-/// (`MiddlewareChain`) forms one per dispatch. A step carries the dispatch's
-/// `ChainRun` (unretained) and its position, so passing a message on forms
-/// no closure and counts no reference.
+/// the concrete action and state types; every enum action with middlewares
+/// goes through it, sent directly or queued. Method reducers'
+/// `MiddlewareChain` forms one per dispatch, driven by `forward`. A step
+/// carries the dispatch's `ChainRun` (unretained) and its position, so
+/// passing a message on forms no closure and counts no reference.
 @usableFromInline
 final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// The general path: runs `message` from middleware `index` on (the
@@ -81,7 +82,7 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
 /// A run that no step outlived is reused for the next dispatch. A run that
 /// a middleware kept a step of (`MiddlewareStep.keep()`, to delay the
 /// message) gets a ticket, which it resolves when the last kept step is
-/// gone, like `TicketResolver`.
+/// gone.
 @usableFromInline
 final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// The pipeline the run goes through.
