@@ -29,8 +29,8 @@ extension ActionEngine {
   ///     observer, which spares reading that again.
   ///   - write: Commits the reduction (its second argument) named by its
   ///     first argument, formed only if a commit middleware asks (describing
-  ///     an action is costly); returns the effect, or `nil` when a root's
-  ///     pipeline dropped or held it.
+  ///     an action is costly); returns the effect, `.none` when a root's
+  ///     pipeline dropped or held it (see `FragmentAccess.reduce`).
   ///   - observed: Receives where the state after an observed reduction is,
   ///     for the time of the call. Not optional: an optional closure would
   ///     escape, and a variable it captures would move to the heap.
@@ -44,9 +44,9 @@ extension ActionEngine {
     observed: (UnsafePointer<State>) -> Void = { _ in },
     write: (
       _ trace: () -> CommitTrace, _ reduce: (inout State) -> Effect<Action, Feature.Activity>
-    ) -> Effect<Action, Feature.Activity>?
+    ) -> Effect<Action, Feature.Activity>
   ) -> [Task<Void, Never>]? {
-    let effect: Effect<Action, Feature.Activity>?
+    let effect: Effect<Action, Feature.Activity>
     if knownUnobserved || isUnobserved {
       // The reducer is read in place from the engine: a copy would retain
       // and release what a composed reducer holds.
@@ -56,7 +56,7 @@ extension ActionEngine {
     } else {
       effect = reduceObserved(action, cause: cause(), reported: observed)
     }
-    guard let effect, !startsNothing(effect) else { return nil }
+    guard !startsNothing(effect) else { return nil }
     return start(effect, origin: action)
   }
 }

@@ -238,7 +238,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   private func process(_ entry: Queued) {
     guard hasMiddlewares else {
       let tasks = reduce(entry.action, cause: entry.cause) { trace, _ in
-        access.reduce(entry.action, by: self, trace: trace())
+        access.reduce(entry.action, by: self, trace: trace()) ?? .none
       }
       entry.ticket.add(tasks ?? [])
       entry.ticket.resolve()

@@ -18,10 +18,12 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   /// run after the engine is gone.
   @usableFromInline weak let engine: ActionEngine<Feature>?
   /// The engine, for the dispatch's synchronous pass: that pass runs from
-  /// the engine's `send` or drain, or from `ActionStore.send`, which hold
-  /// the engine for its duration. Unowned, as loading a weak reference on
-  /// every dispatch costs more than the rest of it.
-  @usableFromInline unowned(unsafe) let dispatchingEngine: ActionEngine<Feature>
+  /// the engine's drain or from `ActionStore.send`, which hold the engine
+  /// for its duration. Unmanaged, and used through a guaranteed reference:
+  /// loading the weak reference, or retaining the engine (which the weak
+  /// reference gives a side table, so its counts take the slow path),
+  /// costs more per dispatch than the rest of the terminal.
+  @usableFromInline let dispatchingEngine: Unmanaged<ActionEngine<Feature>>
   /// Each step reads the state before and after it; while nothing else
   /// changes the store, the cache answers without the store's lock.
   @usableFromInline let cache: StepStateCache<State>
@@ -30,7 +32,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   init(core: Store<State, Feature.Activity>, engine: ActionEngine<Feature>) {
     self.core = core
     self.engine = engine
-    dispatchingEngine = engine
+    dispatchingEngine = Unmanaged.passUnretained(engine)
     cache = StepStateCache(counter: core.changeCounter, steps: engine.middlewares.count) { core.countedState() }
   }
 
@@ -43,7 +45,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
     guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
-    if owned { return reduce(message, run, by: dispatchingEngine, owned: true) }
+    if owned { return dispatchingEngine._withUnsafeGuaranteedRef { reduce(message, run, by: $0, owned: true) } }
     guard let engine else { return nil }
     return reduce(message, run, by: engine, owned: false)
   }
