@@ -237,7 +237,8 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// its part of the root through.
   private func process(_ entry: Queued) {
     guard hasMiddlewares else {
-      let tasks = reduce(entry.action, cause: entry.cause) { trace, _ in
+      let tasks = Self.reduce(entry.action, by: .passUnretained(self), feature: feature, cause: entry.cause) {
+        trace, _ in
         access.reduce(entry.action, by: self, trace: trace()) ?? .none
       }
       entry.ticket.add(tasks ?? [])

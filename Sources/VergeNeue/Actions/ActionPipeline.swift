@@ -14,15 +14,17 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   @usableFromInline typealias State = Feature.State
 
   @usableFromInline let core: Store<State, Feature.Activity>
+  /// The engine's reducer, read in place here.
+  @usableFromInline let feature: Feature
   /// Weak: the engine holds the pipeline. Read by a kept step, which may
   /// run after the engine is gone.
   @usableFromInline weak let engine: ActionEngine<Feature>?
   /// The engine, for the dispatch's synchronous pass: that pass runs from
   /// the engine's drain or from `ActionStore.send`, which hold the engine
-  /// for its duration. Unmanaged, and used through a guaranteed reference:
-  /// loading the weak reference, or retaining the engine (which the weak
-  /// reference gives a side table, so its counts take the slow path),
-  /// costs more per dispatch than the rest of the terminal.
+  /// for its duration. Unmanaged: loading the weak reference, or retaining
+  /// the engine (which weak references give a side table, so its counts
+  /// take the slow path), costs more per dispatch than the rest of the
+  /// terminal.
   @usableFromInline let dispatchingEngine: Unmanaged<ActionEngine<Feature>>
   /// Each step reads the state before and after it; while nothing else
   /// changes the store, the cache answers without the store's lock.
@@ -31,6 +33,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   @inlinable
   init(core: Store<State, Feature.Activity>, engine: ActionEngine<Feature>) {
     self.core = core
+    feature = engine.feature
     self.engine = engine
     dispatchingEngine = Unmanaged.passUnretained(engine)
     cache = StepStateCache(counter: core.changeCounter, steps: engine.middlewares.count) { core.countedState() }
@@ -45,14 +48,16 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
     guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
-    if owned { return dispatchingEngine._withUnsafeGuaranteedRef { reduce(message, run, by: $0, owned: true) } }
+    if owned { return reduce(message, run, by: dispatchingEngine, owned: true) }
     guard let engine else { return nil }
-    return reduce(message, run, by: engine, owned: false)
+    return withExtendedLifetime(engine) { reduce(message, run, by: .passUnretained(engine), owned: false) }
   }
 
   /// The terminal's reduction, through the engine's one reduce path.
   @inlinable @inline(__always)
-  func reduce(_ message: Action, _ run: ChainRun<Action, State>, by engine: ActionEngine<Feature>, owned: Bool)
+  func reduce(
+    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool
+  )
     -> State?
   {
     // Decided when this is compiled for the state's type, as in
@@ -61,7 +66,9 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
       return reduceHoldingNoState(message, run, by: engine, owned: owned)
     }
     var after: State?
-    let tasks = engine.reduce(message, cause: run.cause, observed: { after = $0.pointee }) { trace, reduce in
+    let tasks = ActionEngine.reduce(
+      message, by: engine, feature: feature, cause: run.cause, observed: { after = $0.pointee }
+    ) { trace, reduce in
       let ((effect, state), count) = self.core.countedCommit(trace: trace()) { ref in
         ref.modify { state in (reduce(&state), state) }
       }
@@ -79,14 +86,15 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   /// middlewares must fit a 512 KiB thread, also in unoptimized builds).
   @inlinable @inline(never)
   func reduceHoldingNoState(
-    _ message: Action, _ run: ChainRun<Action, State>, by engine: ActionEngine<Feature>, owned: Bool
+    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool
   ) -> State? {
     let (core, cache) = (core, cache)
     let after = UnsafeMutablePointer<State?>.allocate(capacity: 1)
     defer { after.deallocate() }
     initializeToNil(after)
-    let tasks = engine.reduce(message, cause: run.cause, observed: { after.pointee = $0.pointee }) {
-      trace, reduce in
+    let tasks = ActionEngine.reduce(
+      message, by: engine, feature: feature, cause: run.cause, observed: { after.pointee = $0.pointee }
+    ) { trace, reduce in
       let (effect, count) = core.countedCommit(trace: trace()) { ref in
         ref.modify { state in
           let effect = reduce(&state)

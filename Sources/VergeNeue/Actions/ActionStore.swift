@@ -117,7 +117,9 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     // instructions per send (`Benchmarks/callgrind.sh --filter "forms
     // users write"`, S7).
     let engine = engine
-    let tasks = engine.reduce(action, cause: .send, knownUnobserved: true) { trace, reduce in
+    let tasks = ActionEngine.reduce(
+      action, by: .passUnretained(engine), feature: engine.feature, cause: .send, knownUnobserved: true
+    ) { trace, reduce in
       self.core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
     }
     return tasks.map(StoreTask.init(started:)) ?? .done
