@@ -71,7 +71,7 @@ private func waitUntilCancelled() async throws {
 }
 
 final class EffectErrorTests: XCTestCase {
-  private static let childVariable = "VERGE_EFFECT_ERROR_CHILD"
+  private static let child = ChildProcess(variable: "VERGE_EFFECT_ERROR_CHILD")
 
   func testTheArticlesLoaderTurnsAnErrorIntoAnAction() async {
     let failures = Collected<String>()
@@ -156,22 +156,10 @@ final class EffectErrorTests: XCTestCase {
   }
 
   func testTheDefaultHandlerWritesTheFailureToStandardError() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeNeueTests.EffectErrorTests/testChildFailsWithTheDefaultHandler"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[Self.childVariable] = "1"
-    process.environment = environment
-    let errorPipe = Pipe()
-    let outputPipe = Pipe()
-    process.standardError = errorPipe
-    process.standardOutput = outputPipe
-    try process.run()
-    let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
-    let data = errorPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let stderr = String(decoding: data, as: UTF8.self)
-    XCTAssertEqual(process.terminationStatus, 0, stderr)
+    let outcome = try Self.child.run(
+      test: "VergeNeueTests.EffectErrorTests/testChildFailsWithTheDefaultHandler", scenario: "1")
+    let stderr = outcome.stderr
+    XCTAssertTrue(outcome.succeeded, stderr)
     #if DEBUG
       // A debug build: the whole failure and the hint.
       XCTAssertTrue(
@@ -186,11 +174,11 @@ final class EffectErrorTests: XCTestCase {
           "VergeNeue: an effect made at VergeNeueTests/EffectErrorTests.swift:\(Failing.failLine) "
             + "failed with an error: TestFailure(message: \"boom\")\n"), stderr)
     #endif
-    XCTAssertFalse(String(decoding: output, as: UTF8.self).contains("VergeNeue: An effect"), "not on standard output")
+    XCTAssertFalse(outcome.stdout.contains("VergeNeue: An effect"), "not on standard output")
   }
 
   func testChildFailsWithTheDefaultHandler() async throws {
-    guard ProcessInfo.processInfo.environment[Self.childVariable] != nil else {
+    guard Self.child.isRunning("1") else {
       throw XCTSkip("runs only as the child process of testTheDefaultHandlerWritesTheFailureToStandardError")
     }
     let store = ActionStore(initialState: Failing.State(), reducer: Failing(started: Gate()))

@@ -1,13 +1,14 @@
 import Foundation
 @testable import Verge
 import VergeORM
+import VergeTestSupport
 import XCTest
 
 /// State files are stable and speak the library's public language: equal
 /// states give equal bytes in every process, a database encodes under its
 /// declared names only, and files written by 0.1.0 still load.
 final class StableEncodingTests: XCTestCase {
-  private static let childVariable = "VERGE_STABLE_ENCODING_FILE"
+  private static let child = ChildProcess(variable: "VERGE_STABLE_ENCODING_FILE")
 
   /// A persisted state with a database and a dictionary, the two things
   /// whose order used to follow hashing.
@@ -180,21 +181,13 @@ final class StableEncodingTests: XCTestCase {
   // MARK: - The child process
 
   private func runChild(_ file: URL) throws -> (Int32, String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeORMTests.StableEncodingTests/testChildPersistsTheSample"]
-    process.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: file.path]) { $1 }
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    let outcome = try Self.child.run(
+      test: "VergeORMTests.StableEncodingTests/testChildPersistsTheSample", scenario: file.path)
+    return (outcome.succeeded ? 0 : max(outcome.status, 1), outcome.stdout + outcome.stderr)
   }
 
   func testChildPersistsTheSample() throws {
-    guard let path = ProcessInfo.processInfo.environment[Self.childVariable] else {
+    guard let path = ProcessInfo.processInfo.environment[Self.child.variable] else {
       throw XCTSkip("runs only as the child process of the stable-bytes test")
     }
     try Self.persist(Self.sample(), to: URL(fileURLWithPath: path))

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Verge
+import VergeTestSupport
 import XCTest
 
 /// What the Concurrency article says of a command-line program with an
@@ -13,24 +14,13 @@ import XCTest
 /// stands in for such a program: `dispatchMain()` hands the main queue, and
 /// with it the main actor, to another thread, as an async `main` does.
 final class MainActorOffTheMainThreadTests: XCTestCase {
-  private static let childVariable = "VERGE_MAIN_ACTOR_CHILD"
+  private static let child = ChildProcess(variable: "VERGE_MAIN_ACTOR_CHILD")
 
   func testAMainActorHandlerWaitsForTheNextSuspensionWhenTheMainActorIsOffTheMainThread() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeTests.MainActorOffTheMainThreadTests/testChildOffTheMainThread"]
-    var environment = ProcessInfo.processInfo.environment
-    environment[Self.childVariable] = "1"
-    process.environment = environment
-    let outputPipe = Pipe()
-    process.standardOutput = outputPipe
-    process.standardError = Pipe()
-    try process.run()
     // A child that hangs fails this test instead of the run.
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
-    let data = outputPipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("probe ") }
+    let outcome = try Self.child.run(
+      test: "VergeTests.MainActorOffTheMainThreadTests/testChildOffTheMainThread", scenario: "1")
+    let lines = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("probe ") }
     #if os(Linux)
       XCTAssertEqual(
         lines,
@@ -44,11 +34,11 @@ final class MainActorOffTheMainThreadTests: XCTestCase {
       // Darwin runs the main queue on the main thread after dispatchMain().
       XCTAssertEqual(lines.first, "probe main thread: true")
     #endif
-    XCTAssertEqual(process.terminationStatus, 0)
+    XCTAssertTrue(outcome.succeeded, outcome.stderr)
   }
 
   func testChildOffTheMainThread() throws {
-    guard ProcessInfo.processInfo.environment[Self.childVariable] != nil else {
+    guard Self.child.isRunning("1") else {
       throw XCTSkip("runs only as the child process of the test above")
     }
     Task { @MainActor in

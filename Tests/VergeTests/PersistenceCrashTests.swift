@@ -91,22 +91,13 @@ final class PersistenceCrashTests: XCTestCase {
   }
 
   func testFlushingInsideACommitOfTheStoreTraps() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["VergeTests.PersistenceCrashTests/testChildFlushInsideCommit"]
-    var environment = ProcessInfo.processInfo.environment
     let directory = try PersistenceDirectoryFixture()
-    environment[Self.misuseVariable] = directory.file().path
-    // The trap is expected: no crash backtracer (see MisuseTests).
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
-    let errorPipe = Pipe()
-    process.standardError = errorPipe
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let message = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    XCTAssertNotEqual(process.terminationStatus, 0)
+    // The trap is expected (ChildProcess turns the crash backtracer off).
+    let outcome = try ChildProcess(variable: Self.misuseVariable).run(
+      test: "VergeTests.PersistenceCrashTests/testChildFlushInsideCommit", scenario: directory.file().path)
+    let message = outcome.stderr
+    XCTAssertFalse(outcome.succeeded)
+    XCTAssertFalse(outcome.hung, message)
     XCTAssertTrue(
       message.contains("Verge misuse: 'flushSynchronously' was called on a store from inside"), message)
   }

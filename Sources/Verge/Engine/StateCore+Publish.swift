@@ -61,7 +61,9 @@ extension StateCore {
   @inlinable @inline(__always)
   func replace(_ storage: inout Storage, with newValue: UnsafePointer<Value>) -> Bool {
     let published = ChangeBox(previous: &storage.value, current: newValue, version: storage.sequence &+ 1)
-    storage.value = newValue.pointee
+    // Memory to memory: assigning `newValue.pointee` goes through a
+    // state-sized temporary in an unoptimized build.
+    withUnsafeMutablePointer(to: &storage.value) { $0.update(from: newValue, count: 1) }
     storage.lastPublished = published
     countChange(&storage)
     guard storage.valueSubscribers > 0 else { return false }

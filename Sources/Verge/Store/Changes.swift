@@ -66,9 +66,7 @@ public struct Changes<State> {
     /// Builds a change in place at `target`, copying both states from
     /// memory: what `init(copying:_:version:)` does, for an unoptimized
     /// build, which would keep the change and each state read in stack slots
-    /// of their own. The current state goes from memory to memory; the
-    /// previous one through one temporary (an optional cannot be built in
-    /// place).
+    /// of their own. Both states go from memory to memory.
     @inlinable
     static func initialize(
       _ target: UnsafeMutablePointer<Changes>, previous: UnsafePointer<State>?, current: UnsafePointer<State>,
@@ -83,10 +81,27 @@ public struct Changes<State> {
         .initialize(to: previous != nil)
       let previousField = (raw + MemoryLayout<Changes>.offset(of: \.previous)!).assumingMemoryBound(to: State?.self)
       if let previous {
-        previousField.initialize(to: previous.pointee)
+        // `.some` built in place rather than through a state-sized
+        // temporary: an optional is its payload followed, when the payload
+        // has no spare bit patterns, by tag bytes that are zero for `.some`
+        // (Swift's layout of single-payload enums).
+        UnsafeMutableRawPointer(previousField).initializeMemory(as: State.self, from: previous, count: 1)
+        let tagBytes = MemoryLayout<State?>.size - MemoryLayout<State>.size
+        if tagBytes > 0 {
+          (UnsafeMutableRawPointer(previousField) + MemoryLayout<State>.size)
+            .initializeMemory(as: UInt8.self, repeating: 0, count: tagBytes)
+        }
       } else {
-        previousField.initialize(to: nil)
+        initializeToNil(previousField)
       }
+    }
+
+    /// Stores `nil`, in a frame of its own: an unoptimized build reserves
+    /// a state-sized slot for the `nil` it builds, in whichever function
+    /// builds it.
+    @usableFromInline @inline(never)
+    static func initializeToNil(_ field: UnsafeMutablePointer<State?>) {
+      field.initialize(to: nil)
     }
   #endif
 

@@ -58,8 +58,11 @@ final class ActionBackend<Feature: ActionReducer>: ShapeBackend<Feature>, TestSt
 
   var canProduce: Bool { store.effectsInFlight > 0 }
 
+  /// Nothing running and nothing queued: an action an effect sent while
+  /// another thread held the store is still to be reduced after that
+  /// effect has ended.
   var isSettled: Bool {
-    store.effectsInFlight == 0 && ledger.isSettled && !ledger.read(\.extra.holding)
+    store.workInFlight == 0 && ledger.isSettled && !ledger.read(\.extra.holding)
   }
 
   func watchForIdle() {
