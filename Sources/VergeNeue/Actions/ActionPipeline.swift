@@ -36,7 +36,9 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     feature = engine.feature
     self.engine = engine
     dispatchingEngine = Unmanaged.passUnretained(engine)
-    cache = StepStateCache(counter: core.changeCounter, steps: engine.middlewares.count) { core.countedState() }
+    cache = StepStateCache(
+      counter: core.changeCounter, steps: engine.middlewares.count, readState: { core.untrackedState }
+    ) { core.countedState() }
   }
 
   /// Past the last middleware: reduces `message`; returns the state after,
@@ -48,7 +50,9 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
     guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
-    if owned { return reduce(message, run, by: dispatchingEngine, owned: true) }
+    if owned {
+      return reduce(message, run, by: dispatchingEngine, owned: true, knownUnobserved: run.knownUnobserved)
+    }
     guard let engine else { return nil }
     return withExtendedLifetime(engine) { reduce(message, run, by: .passUnretained(engine), owned: false) }
   }
@@ -56,18 +60,20 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   /// The terminal's reduction, through the engine's one reduce path.
   @inlinable @inline(__always)
   func reduce(
-    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool
+    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool,
+    knownUnobserved: Bool = false
   )
     -> State?
   {
     // Decided when this is compiled for the state's type, as in
     // `ChainRun.advance`.
     if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
-      return reduceHoldingNoState(message, run, by: engine, owned: owned)
+      return reduceHoldingNoState(message, run, by: engine, owned: owned, knownUnobserved: knownUnobserved)
     }
     var after: State?
     let tasks = ActionEngine.reduce(
-      message, by: engine, feature: feature, cause: run.cause, observed: { after = $0.pointee }
+      message, by: engine, feature: feature, cause: run.cause, knownUnobserved: knownUnobserved,
+      observed: { after = $0.pointee }
     ) { trace, reduce in
       let ((effect, state), count) = self.core.countedCommit(trace: trace()) { ref in
         ref.modify { state in (reduce(&state), state) }
@@ -86,14 +92,16 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   /// middlewares must fit a 512 KiB thread, also in unoptimized builds).
   @inlinable @inline(never)
   func reduceHoldingNoState(
-    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool
+    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool,
+    knownUnobserved: Bool
   ) -> State? {
     let (core, cache) = (core, cache)
     let after = UnsafeMutablePointer<State?>.allocate(capacity: 1)
     defer { after.deallocate() }
     initializeToNil(after)
     let tasks = ActionEngine.reduce(
-      message, by: engine, feature: feature, cause: run.cause, observed: { after.pointee = $0.pointee }
+      message, by: engine, feature: feature, cause: run.cause, knownUnobserved: knownUnobserved,
+      observed: { after.pointee = $0.pointee }
     ) { trace, reduce in
       let (effect, count) = core.countedCommit(trace: trace()) { ref in
         ref.modify { state in

@@ -166,7 +166,8 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   @inlinable
   func newRun() -> ChainRun<Action, State> {
     formPipeline()
-    return ChainRun(driver: engine.pipelineDriver.unsafelyUnwrapped)
+    // Only the direct send, which found no event observer, uses this run.
+    return ChainRun(driver: engine.pipelineDriver.unsafelyUnwrapped, knownUnobserved: true)
   }
 
   /// Forms the middleware pipeline, unless it is formed: before the first

@@ -90,6 +90,10 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// For an enum action, why it is dispatched (`send` on the store, an
   /// effect, a middleware's `dispatch`), which event observers see.
   @usableFromInline let cause: ActionCause<Message>
+  /// Whether the run's synchronous pass reduces only after its sender
+  /// found no event observer (the direct send's reused run), which spares
+  /// the reducing end looking again. A kept step, which may run later, looks.
+  @usableFromInline let knownUnobserved: Bool
 
   private struct Record {
     var tasks: [Task<Void, Never>] = []
@@ -112,9 +116,10 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   @usableFromInline let passed = Atomic<Int>(0)
 
   @usableFromInline
-  init(driver: ChainDriver<Message, State>, cause: ActionCause<Message> = .send) {
+  init(driver: ChainDriver<Message, State>, cause: ActionCause<Message> = .send, knownUnobserved: Bool = false) {
     self.driver = driver
     self.cause = cause
+    self.knownUnobserved = knownUnobserved
   }
 
   deinit {
@@ -243,12 +248,20 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     let cache = driver.cache.unsafelyUnwrapped
     defer { cache.end() }
     guard MemoryLayout<State?>.size > Self.inlineStateLimit, !driver.handlers.isEmpty else {
-      _ = advance(message, to: 0, ownsCache: true)
-      return
+      return dispatchInlined(message)
     }
     // Nobody reads the state after the first middleware: a large state
     // is not read into this frame for nothing.
     handOutHoldingNoState(message, to: 0, ownsCache: true)
+  }
+
+  /// `dispatch(_:)` for a small state, or without middlewares: `advance`
+  /// inlined. In a frame of its own: this code is unspecialized, and
+  /// unspecialized code reserves a slot of the state's size for each of
+  /// its temporaries on entry, which a large state's dispatch must not.
+  @inline(never)
+  private func dispatchInlined(_ message: Message) {
+    _ = advance(message, to: 0, ownsCache: true)
   }
 
   /// Ends a dispatch's synchronous pass: hands the effect tasks it started

@@ -24,6 +24,9 @@ final class StepStateCache<State: Sendable> {
   @usableFromInline let counter: ChangeCounter
   /// Reads the store's state and change count together, under its lock.
   @usableFromInline let readCounted: @Sendable () -> (State, UInt64)
+  /// Reads the store's state alone: for a large state, whose counted read
+  /// keeps more copies of it in its frame.
+  @usableFromInline let readState: @Sendable () -> State
   /// Where the synchronous pass keeps the state before each middleware's
   /// step, one place per middleware, initialized only while that step
   /// runs: on the heap, so that no frame holds a copy (a 64 KiB state must
@@ -35,10 +38,15 @@ final class StepStateCache<State: Sendable> {
   /// - Parameters:
   ///   - counter: The store's change counter.
   ///   - steps: How many middlewares the pipeline has.
+  ///   - readState: Reads the store's state.
   ///   - readCounted: Reads the store's state and change count together.
   @inlinable
-  init(counter: ChangeCounter, steps: Int, readCounted: @escaping @Sendable () -> (State, UInt64)) {
+  init(
+    counter: ChangeCounter, steps: Int, readState: @escaping @Sendable () -> State,
+    readCounted: @escaping @Sendable () -> (State, UInt64)
+  ) {
     self.counter = counter
+    self.readState = readState
     self.readCounted = readCounted
     befores = .allocate(capacity: steps)
   }
@@ -85,13 +93,24 @@ final class StepStateCache<State: Sendable> {
   /// frame (for `ChainRun.advanceHoldingNoState`). It does not cache what
   /// it reads, so that unoptimized code holds no more than one copy of the
   /// state here (a large state's copy costs more than the lock it spares).
+  ///
+  /// The cached state is copied from its place, and the store's is read in
+  /// a frame of its own: unspecialized code (a queued dispatch) reserves a
+  /// slot of the state's size for each temporary of the function on entry,
+  /// whichever branch runs.
   @inlinable @inline(never)
   func readInLeaf(into place: UnsafeMutablePointer<State>, owned: Bool) {
-    if owned && counter.current == count {
-      place.initialize(to: state.unsafelyUnwrapped)
-    } else {
-      place.initialize(to: readCounted().0)
+    guard owned && counter.current == count else { return readStoreInLeaf(into: place) }
+    withUnsafeMutablePointer(to: &state) { cached in
+      // An optional's payload sits at its start.
+      place.initialize(from: UnsafeRawPointer(cached).assumingMemoryBound(to: State.self), count: 1)
     }
+  }
+
+  /// Initializes `place` with the store's state, in a frame of its own.
+  @inlinable @inline(never)
+  func readStoreInLeaf(into place: UnsafeMutablePointer<State>) {
+    place.initialize(to: readState())
   }
 
   /// `read(owned:)` in a frame of its own, returned straight into the
@@ -99,7 +118,7 @@ final class StepStateCache<State: Sendable> {
   @inlinable @inline(never)
   func readInLeaf(owned: Bool) -> State? {
     if owned && counter.current == count { return state }
-    return readCounted().0
+    return readState()
   }
 
   /// `remember(_:count:owned:)` for a state at `place` (which is not
