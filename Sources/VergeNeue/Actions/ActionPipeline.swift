@@ -48,13 +48,33 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   ///   pass (rather than a kept step).
   @inlinable
   func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
+    // Decided when this is compiled for the state's type: a large state
+    // leaves this frame (the terminal closure's) at once.
+    if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
+      return reduceLarge(message, run, owned: owned)
+    }
+    return reduceSmall(message, run, owned: owned)
+  }
+
+  /// `reduce(_:_:owned:)` for a state larger than `ChainRun.inlineStateLimit`.
+  @inlinable @inline(never)
+  func reduceLarge(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
+    reduceSmall(message, run, owned: owned)
+  }
+
+  /// `reduce(_:_:owned:)`, inlined for a small state.
+  @inlinable @inline(__always)
+  func reduceSmall(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
     guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
     if owned {
       return reduce(message, run, by: dispatchingEngine, owned: true, knownUnobserved: run.knownUnobserved)
     }
     guard let engine else { return nil }
-    return withExtendedLifetime(engine) { reduce(message, run, by: .passUnretained(engine), owned: false) }
+    // Not `withExtendedLifetime(_:_:)`'s closure, whose result would take a
+    // slot of the state's size in this frame.
+    defer { withExtendedLifetime(engine) {} }
+    return reduce(message, run, by: .passUnretained(engine), owned: false)
   }
 
   /// The terminal's reduction, through the engine's one reduce path.
@@ -95,25 +115,52 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool,
     knownUnobserved: Bool
   ) -> State? {
-    let (core, cache) = (core, cache)
-    let after = UnsafeMutablePointer<State?>.allocate(capacity: 1)
+    // The state after, on the heap; `written` once initialized. Copied in
+    // place: an assignment would take slots of the state's size.
+    let after = UnsafeMutablePointer<State>.allocate(capacity: 1)
     defer { after.deallocate() }
-    initializeToNil(after)
+    var written = false
     let tasks = ActionEngine.reduce(
       message, by: engine, feature: feature, cause: run.cause, knownUnobserved: knownUnobserved,
-      observed: { after.pointee = $0.pointee }
-    ) { trace, reduce in
-      let (effect, count) = core.countedCommit(trace: trace()) { ref in
-        ref.modify { state in
-          let effect = reduce(&state)
-          after.pointee = state
-          return effect
-        }
+      observed: {
+        after.initialize(from: $0, count: 1)
+        written = true
       }
-      cache.remember(at: after, count: count, owned: owned)
-      return effect
+    ) { trace, reduce in
+      // Out of line: inlined, the commit's temporaries would take slots of
+      // the state's size in this frame, also when the observed branch runs.
+      commitHoldingNoState(trace: trace, into: after, written: &written, owned: owned, reduce)
     }
     if let tasks { run.add(tasks) }
-    return after.move()
+    return Self.moveOut(after, written: written)
+  }
+
+  /// Moves the state at `place` out, if `written`; out of line, so that
+  /// `reduceHoldingNoState` keeps no slot for it while it reduces.
+  @usableFromInline
+  static func moveOut(_ place: UnsafeMutablePointer<State>, written: Bool) -> State? {
+    written ? place.move() : nil
+  }
+
+  /// The commit of `reduceHoldingNoState`, out of line and unspecialized
+  /// (through the core store's out-of-line commit): it reserves stack for
+  /// a state only when it runs. Initializes `after` with the state after
+  /// (and sets `written`), which the synchronous pass (`owned`) caches;
+  /// returns the effect.
+  @usableFromInline
+  func commitHoldingNoState(
+    trace: () -> CommitTrace, into after: UnsafeMutablePointer<State>, written: inout Bool, owned: Bool,
+    _ reduce: (inout State) -> Effect<Action, Feature.Activity>
+  ) -> Effect<Action, Feature.Activity> {
+    let (effect, count) = core.commitOutOfLine(trace: trace()) { ref in
+      ref.modify { state in
+        let effect = reduce(&state)
+        after.initialize(to: state)
+        return effect
+      }
+    }
+    written = true
+    cache.remember(after.pointee, count: count, owned: owned)
+    return effect
   }
 }
