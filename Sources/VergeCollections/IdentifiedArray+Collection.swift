@@ -55,21 +55,19 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
       guard position >= 0 && position < count else {
         fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
       }
-      let (leaf, offset) = list.uniqueLeaf(index: position)
-      checkID(of: newValue, at: position, replacing: leaf.elements[offset])
-      leaf.elements[offset] = newValue
+      let slot = list.uniqueElement(index: position)
+      checkID(of: newValue, at: position, replacing: slot.pointee)
+      slot.pointee = newValue
     }
     _modify {
       guard position >= 0 && position < count else {
         fatalError("IdentifiedArray: index \(position) out of range 0..<\(count)")
       }
-      let (leaf, offset) = list.uniqueLeaf(index: position)
       // The element is moved out of its (uniquely owned) leaf and back, so
       // a write to a part of it (`array[i].tags.append(x)`) copies nothing.
-      var element = leaf.elements.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).move() }
-      defer {
-        leaf.elements.withUnsafeMutableBufferPointer { ($0.baseAddress! + offset).initialize(to: element) }
-      }
+      let slot = list.uniqueElement(index: position)
+      var element = slot.move()
+      defer { slot.initialize(to: element) }
       let old = identify(element)
       yield &element
       checkID(of: element, at: position, oldID: old)

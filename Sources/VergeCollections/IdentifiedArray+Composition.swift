@@ -35,8 +35,8 @@ extension IdentifiedArray {
   @inlinable
   package mutating func modify<Result>(id: ID, _ body: (inout Element) throws -> Result) rethrows -> Result? {
     guard let label = positions[id] else { return nil }
-    let (leaf, offset) = list.uniqueLeaf(label: label)
-    defer { checkID(of: leaf.elements[offset], writtenUnder: id) }
-    return try body(&leaf.elements[offset])
+    let element = list.uniqueElement(label: label)
+    defer { checkID(of: element.pointee, writtenUnder: id) }
+    return try body(&element.pointee)
   }
 }

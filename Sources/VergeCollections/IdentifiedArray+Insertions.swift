@@ -80,8 +80,7 @@ extension IdentifiedArray {
       insertNew(element, id: id, at: count)
       return nil
     }
-    let (leaf, offset) = list.uniqueLeaf(label: label)
-    return swap(element, into: &leaf.elements[offset])
+    return swap(element, into: &list.uniqueElement(label: label).pointee)
   }
 
   /// Stores `element` in `slot` and returns what was there.

@@ -80,6 +80,22 @@ struct InboxMethods: ReducerType {
   }
 }
 
+struct MessageCounter: ActionReducer {
+  enum Action: Sendable, Equatable { case refresh, counted(Int) }
+
+  @Dependency(APIClientKey.self) var apiClient
+
+  func reduce(into state: inout Int, action: Action) -> Effect<Action, Never> {
+    switch action {
+    case .refresh:
+      return .run { send in send(.counted(try await apiClient.fetchMessages().count)) }
+    case .counted(let count):
+      state = count
+      return .none
+    }
+  }
+}
+
 // MARK: Scopes and composed features
 
 struct Row: ActionReducer {
@@ -155,6 +171,18 @@ struct InboxScreen: Equatable, Sendable {
       withDependencies: { $0.apiClient = APIClient(fetchMessages: { ["mine"] }) })
     await store.send(.refresh).finish()
     #expect(store.state.current == InboxFeature.State(messages: ["mine"], refreshedAt: DateGenerator.testDate))
+  }
+
+  @Test func aReducerReadsADependencyByItsKey() async {
+    let store = ActionStore(initialState: 0, reducer: MessageCounter()) {
+      $0.apiClient = APIClient(fetchMessages: { ["one", "two", "three"] })
+    }
+    await store.send(.refresh).finish()
+    #expect(store.state.current == 3)
+    // Unset: the key's test value, which has no messages.
+    let unset = ActionStore(initialState: -1, reducer: MessageCounter())
+    await unset.send(.refresh).finish()
+    #expect(unset.state.current == 0)
   }
 
   @Test func aMethodReducerReadsThemInMutationsAndActions() async throws {

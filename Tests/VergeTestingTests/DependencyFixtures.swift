@@ -46,6 +46,11 @@ struct GreetingFeature: ActionReducer {
 
   @Dependency(\.greeter) var greeter
 
+  /// Reads the greeter by its property, or by its key when `byKey` is set.
+  init(byKey: Bool = false) {
+    if byKey { _greeter = Dependency(GreeterKey.self) }
+  }
+
   func reduce(into state: inout State, action: Action) -> Effect<Action, Never> {
     switch action {
     case .greet:
@@ -106,18 +111,19 @@ struct GreetingParent: ActionReducer {
 }
 
 /// The composed parent, with the rows' and the optional child's greeter
-/// overridden when `override` is set.
-func composedGreetingParent(override: Bool) -> Composed<Composed<Composed<GreetingParent>>> {
-  let row = GreetingFeature()
-  let optional = GreetingFeature()
+/// overridden when `override` is set, and the children reading it by key
+/// when `byKey` is.
+func composedGreetingParent(override: Bool, byKey: Bool = false) -> Composed<Composed<Composed<GreetingParent>>> {
+  let row = GreetingFeature(byKey: byKey)
+  let optional = GreetingFeature(byKey: byKey)
   if override {
     return GreetingParent()
-      .embed(GreetingFeature(), state: \.embedded, action: GreetingParent.embeddedCase)
+      .embed(GreetingFeature(byKey: byKey), state: \.embedded, action: GreetingParent.embeddedCase)
       .forEach(\.rows, action: GreetingParent.rowCase, element: row.dependency(\.greeter, .named("row")))
       .ifLet(\.optional, action: GreetingParent.optionalCase, then: optional.dependency(\.greeter, .named("optional")))
   }
   return GreetingParent()
-    .embed(GreetingFeature(), state: \.embedded, action: GreetingParent.embeddedCase)
+    .embed(GreetingFeature(byKey: byKey), state: \.embedded, action: GreetingParent.embeddedCase)
     .forEach(\.rows, action: GreetingParent.rowCase, element: row)
     .ifLet(\.optional, action: GreetingParent.optionalCase, then: optional)
 }

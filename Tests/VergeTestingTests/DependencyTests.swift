@@ -297,18 +297,35 @@ final class MissingTestValueXCTests: XCTestCase {
         return .none
       }
     }
-    let line = #line - 6
-    let store = ActionStore(initialState: 0, reducer: Feature())
+    expectOneFailure(sendingTwiceTo: Feature(), usedAt: #line - 6)
+  }
+
+  func testAReducerReadingByKeyADependencyWithoutATestValueFailsTheTestWhereItIsUsed() async {
+    struct Feature: ActionReducer {
+      @Dependency(MeaningKey.self) var meaning
+      func reduce(into state: inout Int, action: Void) -> Effect<Void, Never> {
+        state = meaning
+        return .none
+      }
+    }
+    expectOneFailure(sendingTwiceTo: Feature(), usedAt: #line - 6)
+  }
+
+  /// Sends two actions to a store of `reducer`, which reads `meaning` at
+  /// `line`, and expects one failure there naming the key and the override.
+  private func expectOneFailure<Reducer: ActionReducer>(
+    sendingTwiceTo reducer: Reducer, usedAt line: Int, file: StaticString = #filePath, callLine: UInt = #line
+  ) where Reducer.State == Int, Reducer.Action == Void {
+    let store = ActionStore(initialState: 0, reducer: reducer)
     store.send(())
     store.send(())
     let recorded = failures.withLock { $0 }
-    XCTAssertEqual(recorded.count, 1, "reported once per store")
-    XCTAssertEqual(recorded.first?.line, line)
+    XCTAssertEqual(recorded.count, 1, "reported once per store", file: file, line: callLine)
+    XCTAssertEqual(recorded.first?.line, line, file: file, line: callLine)
     let message = recorded.first?.message ?? ""
-    XCTAssertTrue(message.contains("MeaningKey"), message)
-    XCTAssertTrue(message.contains("meaning"), message)
-    XCTAssertTrue(message.contains("withDependencies: { $0.meaning = … }"), message)
-    XCTAssertEqual(store.state.current, 42, "the value stands in after the failure")
+    XCTAssertTrue(message.contains("MeaningKey"), message, file: file, line: callLine)
+    XCTAssertTrue(message.contains("withDependencies: { $0.meaning = … }"), message, file: file, line: callLine)
+    XCTAssertEqual(store.state.current, 42, "the value stands in after the failure", file: file, line: callLine)
   }
 }
 

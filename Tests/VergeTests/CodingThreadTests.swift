@@ -66,6 +66,11 @@ final class CodingThreadTests: XCTestCase {
     try expectChildPasses("BusyWriterQueue")
   }
 
+  func testAsyncFlushDoesNotWaitForABusyWriterQueueOrAThread() throws {
+    try expectChildPasses("AsyncFlush")
+    try expectChildPasses("AsyncFlushWithoutAThread")
+  }
+
   func testOneCodingThreadServesEveryRestoreAndWrite() throws {
     try expectChildPasses("OneThread")
   }
@@ -116,14 +121,7 @@ final class CodingThreadTests: XCTestCase {
     let directory = try PersistenceDirectoryFixture()
     let store = Store<ProfileState, Never>(initialState: ProfileState())
     let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
-    let engine = try XCTUnwrap(persistence.driver as? PersistenceEngine<ProfileState, Never, Preferences>)
-    let started = DispatchSemaphore(value: 0)
-    let release = DispatchSemaphore(value: 0)
-    engine.queue.async {
-      started.signal()
-      release.wait()
-    }
-    started.wait()
+    let release = occupyWriterQueue(of: persistence)
     store.commit { $0.preferences.fontSize = 20 }
     try persistence.flushSynchronously()
     XCTAssertEqual(try readStateFile(directory.file(), as: Preferences.self).value.fontSize, 20)
@@ -135,6 +133,49 @@ final class CodingThreadTests: XCTestCase {
       XCTAssertEqual(error as? PersistenceError, .closed)
     }
     release.signal()
+    reportPassed()
+  }
+
+  /// The writer queue is busy for good (as at a thread limit, where its
+  /// scheduled write waits for a thread Dispatch cannot start): an async
+  /// `flush()` writes all the same, on a coding thread, one started for it
+  /// or kept; and on its caller's thread when no thread can be started.
+  func testChildAsyncFlush() async throws {
+    try onlyAsChild("AsyncFlush")
+    let directory = try PersistenceDirectoryFixture()
+    let store = Store<ProfileState, Never>(initialState: ProfileState())
+    let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
+    let release = occupyWriterQueue(of: persistence)
+    defer { release.signal() }
+    let threadsBefore = CodingThread.threadsStarted.load(ordering: .relaxed)
+    for size in [20, 21] {
+      store.commit { $0.preferences.fontSize = size }
+      try await persistence.flush()
+      XCTAssertEqual(try readStateFile(directory.file(), as: Preferences.self).value.fontSize, size)
+    }
+    // The write's coding ran on the flush's own coding thread; the second
+    // flush found that thread kept.
+    XCTAssertLessThanOrEqual(CodingThread.threadsStarted.load(ordering: .relaxed) - threadsBefore, 1)
+    XCTAssertEqual(CodingThread.callsRunOnCaller.load(ordering: .relaxed), 0)
+    reportPassed()
+  }
+
+  /// No thread can be started and the writer queue is busy for good: an
+  /// async `flush()` writes on its caller's thread.
+  func testChildAsyncFlushWithoutAThread() async throws {
+    try onlyAsChild("AsyncFlushWithoutAThread")
+    CodingThread.startFailsForTesting.store(true, ordering: .relaxed)
+    let directory = try PersistenceDirectoryFixture()
+    let store = Store<ProfileState, Never>(initialState: ProfileState())
+    let persistence = try store.persist(\.preferences, to: directory.file(), writeInterval: .seconds(3600))
+    let release = occupyWriterQueue(of: persistence)
+    defer { release.signal() }
+    let onCallerBefore = CodingThread.callsRunOnCaller.load(ordering: .relaxed)
+    store.commit { $0.preferences.theme = "dark" }
+    try await persistence.flush()
+    XCTAssertEqual(try readStateFile(directory.file(), as: Preferences.self).value.theme, "dark")
+    XCTAssertGreaterThan(CodingThread.callsRunOnCaller.load(ordering: .relaxed), onCallerBefore)
+    XCTAssertEqual(CodingThread.threadsStarted.load(ordering: .relaxed), 0)
     reportPassed()
   }
 
@@ -207,6 +248,20 @@ final class CodingThreadTests: XCTestCase {
     return setrlimit(resource, &limit)
   }
   #endif
+
+  /// Keeps `persistence`'s writer queue busy until the returned semaphore
+  /// is signalled, as a scheduled write waiting for a thread Dispatch
+  /// cannot start would.
+  private func occupyWriterQueue(of persistence: FilePersistence) -> DispatchSemaphore {
+    let started = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    persistence.engine.queue.async {
+      started.signal()
+      release.wait()
+    }
+    started.wait()
+    return release
+  }
 
   private func reportPassed() {
     if testRun?.failureCount == 0 {

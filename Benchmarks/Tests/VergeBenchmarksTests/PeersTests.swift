@@ -1,3 +1,5 @@
+import CAllocationCounter
+import Verge
 import XCTest
 
 @testable import VergeBenchmarks
@@ -32,4 +34,31 @@ final class PeersTests: XCTestCase {
     XCTAssertTrue(summary.contains("| 100 | 3600 | 17000 | n/a |"))
     XCTAssertFalse(summary.contains("read by id"))
   }
+
+  #if os(Linux) && canImport(Glibc)
+  /// A write while the previous version is held copies the nodes on one
+  /// path of the tree (10,000 rows: a root over 5 branches over 313 leaves,
+  /// three nodes) and nothing of the id trie; each copied node is one
+  /// allocation, its labels, counts and children or elements inside it.
+  func testAHeldWriteAllocatesOneBlockPerNodeOnItsPath() {
+    var rows = IdentifiedArrayOf<PeerRow>(uniqueElements: peerRows(10_000))
+    // One write first: the first one also instantiates type metadata.
+    let warmUp = rows
+    rows.updateOrAppend(PeerRow(id: 1))
+    XCTAssertEqual(warmUp.count, rows.count)
+    for (step, id) in [17, 5_000, 9_999, 17].enumerated() {
+      let held = rows
+      let previous = held[id: id]?.value
+      var row = PeerRow(id: id)
+      row.value = step + 1
+      let before = allocation_counter_count()
+      let replaced = rows.updateOrAppend(row)
+      let allocations = allocation_counter_count() - before
+      XCTAssertEqual(allocations, 3, "id \(id)")
+      XCTAssertEqual(replaced?.value, previous)
+      XCTAssertEqual(rows[id: id]?.value, step + 1)
+      XCTAssertEqual(held[id: id]?.value, previous, "the held version is unchanged")
+    }
+  }
+  #endif
 }

@@ -13,17 +13,25 @@ import VergeThreadLocal
 /// The value is read at each use, not when the reducer is made, so one
 /// reducer serves stores with different values; an effect that captures
 /// `apiClient` reads it when it runs, as the store that started it sees it.
+///
+/// Name the dependency by its property (`\.apiClient`) or by its key type
+/// (`APIClientKey.self`): both read the same value in the same places. A
+/// property is called at every read, whatever it computes; a key is read
+/// directly, which costs less.
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
   /// Reads the dependency: the key path the caller wrote, which Swift
   /// turns into a function where it is written, so a read does not walk a
-  /// key path at run time.
+  /// key path at run time; for a key, a function that reads the key.
   @usableFromInline let get: @Sendable (DependencyValues) -> Value
-  /// Where the wrapper is declared, made once with it: a read passes one
-  /// reference, which only a test's report of a missing value opens.
+  /// Where the wrapper is declared, and the key it reads when named by
+  /// one: made once with it, so a read passes one reference.
   @usableFromInline let site: DependencySite
 
-  /// Names the dependency to read.
+  /// Names the dependency to read by its property of `DependencyValues`.
+  ///
+  /// Every read calls the property, so it returns what the property
+  /// returns, however it computes it.
   ///
   /// - Parameters:
   ///   - get: The dependency's property of `DependencyValues`, written as
@@ -41,54 +49,127 @@ public struct Dependency<Value: Sendable>: Sendable {
     column: UInt = #column
   ) {
     self.get = get
-    site = DependencySite(fileID: fileID, filePath: filePath, line: line, column: column)
+    site = DependencySite(
+      key: DependencySite.noKey, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Names the dependency to read by its key type: a read finds the key's
+  /// value directly, without calling a property of `DependencyValues`.
+  ///
+  /// ```swift
+  /// struct GalleryFeature: ActionReducer {
+  ///   @Dependency(APIClientKey.self) var apiClient
+  ///   // reads the value `$0.apiClient = …` set, or the key's default
+  /// }
+  /// ```
+  ///
+  /// The value is the one the key holds where it is read: the store that
+  /// is reducing, its effects, `withDependencies`, and a test's values,
+  /// as with the property form. Use it where a dependency is read often;
+  /// a property that computes something from its key is not called, so
+  /// read such a dependency by its property.
+  ///
+  /// - Parameters:
+  ///   - key: The dependency's key type.
+  ///   - fileID: Where it is used, for a test that fails for want of a
+  ///     test value; leave the default.
+  ///   - filePath: Likewise.
+  ///   - line: Likewise.
+  ///   - column: Likewise.
+  public init<Key: DependencyKey>(
+    _ key: Key.Type,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Key.Value == Value {
+    get = { $0[Key.self] }
+    site = DependencySite(
+      key: UInt(bitPattern: ObjectIdentifier(key)), fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// The dependency's value in effect now.
   ///
-  /// - Complexity: Inside a reduction outside a test, a few loads, a call
-  ///   of the dependency's property and a lock-free lookup of the value;
-  ///   elsewhere a task-local read besides.
-  @inlinable
+  /// - Complexity: Named by a key, inside a reduction: a few loads and a
+  ///   lock-free lookup of the value by its key. Named by a property: a
+  ///   call of the property besides. Elsewhere a task-local read besides.
   public var wrappedValue: Value {
-    // The common case, inlined where the reducer reads it: a store's
-    // reduction, with no frame of `withDependencies` over it, outside a
-    // test. Everything else (and the site, which only a test's report
-    // needs) stays out of line, so the reduction saves no registers for
-    // paths it does not take.
+    @inlinable @inline(__always) get {
+      // The common case, inlined where the reducer reads it: a key's value
+      // kept by the store that is reducing, with no frame of
+      // `withDependencies` over it. Everything else, a property's call
+      // included, stays out of line, so the reduction saves no registers
+      // for paths it does not take. A value found by its key needs no site
+      // even in a test: only resolving a default reports a missing test
+      // value.
+      let key = site.key
+      if key != DependencySite.noKey, let raw = verge_thread_marks_get() {
+        let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
+        if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
+          // Borrowed in place: a copy of the values would retain what they
+          // hold. A function forced inline, where a closure with the lookup's
+          // loops would stay a call.
+          @inline(__always) func find(in carrier: DependencyCarrier) -> Value? {
+            carrier.lookup.value(ofKey: key, as: Value.self)
+          }
+          if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(find) {
+            return value
+          }
+        }
+      }
+      return key == DependencySite.noKey ? readByProperty() : readOutOfLine()
+    }
+  }
+
+  /// `wrappedValue` of a wrapper that names a property: out of line, so a
+  /// reduction reading by key saves no registers for it. Inside a
+  /// reduction outside a test, the property's call on the values of the
+  /// store that is reducing.
+  @inlinable @inline(never)
+  func readByProperty() -> Value {
     if let raw = verge_thread_marks_get() {
       let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
       if let core = marks.pointee.closureCore, marks.pointee.dependencyFrame == nil {
-        // Borrowed in place: a copy of the values would retain what they
-        // hold.
-        let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
-        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.readOutsideTest(get) }) {
+        // Borrowed in place, not copied: a copy would retain the values.
+        @inline(__always) func call(in carrier: DependencyCarrier) -> Value? {
+          carrier.dependencies?.readOutsideTest(get)
+        }
+        if let value = Unmanaged<DependencyCarrier>.fromOpaque(core)._withUnsafeGuaranteedRef(call) {
           return value
         }
       }
     }
-    return readOutOfLine()
+    return DependencyValues.readCurrent(self)
   }
 
   /// `wrappedValue` in every other case.
   @inlinable @inline(never)
   func readOutOfLine() -> Value {
-    DependencyValues.readCurrent(get, at: site)
+    DependencyValues.readCurrent(self)
   }
 }
 
 /// Where a dependency is used: what a test failure for a missing test
-/// value points at. A class, made once per `@Dependency`: a read carries
-/// one reference instead of the four parts, which only a report reads.
+/// value points at, and the key read when the wrapper names one. A class,
+/// made once per `@Dependency`: a read carries one reference.
 @usableFromInline
 final class DependencySite: Sendable {
+  /// The key read, as the bits of its `ObjectIdentifier` (an address, so
+  /// never zero), or `noKey` when the wrapper names a property.
+  @usableFromInline let key: UInt
   let fileID: StaticString
   let filePath: StaticString
   let line: UInt
   let column: UInt
 
+  /// `key` of a wrapper that names a property: no key's identifier, and
+  /// not the end of a list of resolved defaults.
+  @usableFromInline static let noKey: UInt = 0
+
   @usableFromInline
-  init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+  init(key: UInt, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    self.key = key
     self.fileID = fileID
     self.filePath = filePath
     self.line = line
@@ -100,11 +181,15 @@ final class DependencySite: Sendable {
 }
 
 extension DependencyValues {
-  /// Reads a dependency with `get`, telling a test failure where.
+  /// Reads `dependency` from these values: by its key when it names one
+  /// and the value is kept, otherwise by its function, telling a test
+  /// failure where.
   @inlinable
-  func read<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
-    guard context == .test else { return get(self) }
-    return readInTest(get, at: site)
+  func read<Value>(_ dependency: Dependency<Value>) -> Value {
+    let key = dependency.site.key
+    if key != DependencySite.noKey, let value = storage.value(ofKey: key, as: Value.self) { return value }
+    guard context == .test else { return dependency.get(self) }
+    return readInTest(dependency)
   }
 
   /// Reads a dependency with `get`, or `nil` in a test (where a read must
@@ -114,9 +199,9 @@ extension DependencyValues {
     context == .test ? nil : get(self)
   }
 
-  /// `read(_:at:)` in a test, where a missing test value is reported.
+  /// `read(_:)` in a test, where a missing test value is reported.
   @usableFromInline
-  func readInTest<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
-    DependencySite.$current.withValue(site) { get(self) }
+  func readInTest<Value>(_ dependency: Dependency<Value>) -> Value {
+    DependencySite.$current.withValue(dependency.site) { dependency.get(self) }
   }
 }

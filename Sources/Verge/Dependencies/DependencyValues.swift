@@ -45,6 +45,11 @@ public struct DependencyValues: Sendable {
     storage = Storage(overrides: [], defaults: ResolvedDefaults(), context: DependencyContext.process)
   }
 
+  /// Values that hold `storage`.
+  init(storage: Storage) {
+    self.storage = storage
+  }
+
   /// The value of the dependency `key` names.
   ///
   /// Use it in the property that extends `DependencyValues` with a
@@ -75,8 +80,10 @@ public struct DependencyValues: Sendable {
   /// One value of a key: an overridden value, or a resolved default.
   @usableFromInline
   struct Override: Sendable {
-    @usableFromInline let id: ObjectIdentifier
+    // The box first: a look-up that finds the key reads the box at the
+    // address it compared near, with no offset to add before the loop.
     @usableFromInline let box: AnyDependencyBox
+    @usableFromInline let id: ObjectIdentifier
 
     @usableFromInline init(id: ObjectIdentifier, box: AnyDependencyBox) {
       self.id = id
@@ -102,22 +109,33 @@ public struct DependencyValues: Sendable {
       self.context = context
     }
 
+    /// Storage that keeps no value: what a derived value's core looks in.
+    static let empty = Storage(overrides: [], defaults: ResolvedDefaults(), context: .live)
+
     /// The value kept for the key `id`, overridden or its resolved
     /// default; `nil` when its default is not resolved yet.
     @inlinable @inline(__always)
     func value<Value: Sendable>(of id: ObjectIdentifier, as type: Value.Type) -> Value? {
+      value(ofKey: UInt(bitPattern: id), as: type)
+    }
+
+    /// The value kept for the key whose identifier has the bits `key`;
+    /// `nil` when its default is not resolved yet, and for bits no key has.
+    /// The value must be of the key's type.
+    @inlinable @inline(__always)
+    func value<Value: Sendable>(ofKey key: UInt, as type: Value.Type) -> Value? {
       // Walked by index: neither the list nor a box is retained on the way.
       let count = overrides.count
       if count > 0 {
         var index = 0
         repeat {
-          if overrides[index].id == id {
+          if UInt(bitPattern: overrides[index].id) == key {
             return unsafeDowncast(overrides[index].box, to: DependencyBox<Value>.self).value
           }
           index &+= 1
         } while index < count
       }
-      return defaults.value(of: id, as: type)
+      return defaults.value(ofKey: key, as: type)
     }
   }
 
@@ -134,7 +152,7 @@ public struct DependencyValues: Sendable {
 /// finds its value saves no register for it.
 @usableFromInline @inline(never)
 func resolveDefault<Key: DependencyKey>(_ key: Key.Type, of storage: DependencyValues.Storage) -> Key.Value {
-  storage.defaults.resolve(key, in: storage.context)
+  return storage.defaults.resolve(key, in: storage.context)
 }
 
 /// Which of a key's values a store uses when nothing overrides it.
@@ -175,78 +193,186 @@ final class DependencyBox<Value: Sendable>: AnyDependencyBox, @unchecked Sendabl
 /// The defaults of a set of values, resolved on first use and kept: a
 /// store, its scopes and its children share them.
 ///
-/// A read takes no lock: it walks a list whose entries, once there, never
-/// change. The first read of a key resolves its default and adds it under
-/// a lock; a full list is copied into one twice its size, and the old one
-/// kept until `self` goes, so a reader still walking it never sees it
-/// freed.
+/// A read takes no lock: it walks a list that never changes once
+/// published, up to the entry that ends it (so it loads no count). The
+/// first read of a key resolves its default and publishes, under a lock, a
+/// new list with it added; the old one is kept until `self` goes, so a
+/// reader still walking it never sees it freed (for n defaults the lists
+/// hold n²/2 entries of two words: a few kilobytes for a few dozen).
+///
+/// Each default is computed once: the first thread to need it computes it
+/// holding that key's gate (not `lock`, so the computation may read other
+/// dependencies, and other keys resolve meanwhile); threads needing the
+/// same key wait at the gate, then read what it kept. A default that needs
+/// itself, on one thread or through threads waiting for each other, is a
+/// dependency cycle, which stops the program naming the keys.
 @usableFromInline
 final class ResolvedDefaults: @unchecked Sendable {
-  // Sendable: `count` and `entries` are atomics; the entries below `count`
-  // are written before the releasing store of `count` that makes them
-  // visible and never changed after; the rest is changed only under
-  // `lock`.
-  /// How many defaults are resolved. A store of it (releasing) follows the
-  /// writing of the entry it counts, and of `entries` when the list grew.
-  @usableFromInline let count = Atomic<Int>(0)
-  /// The current list; `count` entries of it are written. `nil` before the
-  /// first default is resolved.
-  @usableFromInline let entries = Atomic<UnsafeMutablePointer<DependencyValues.Override>?>(nil)
-  /// Taken to add a default: the current list's capacity and the lists it
-  /// replaced, freed with `self`.
+  // Sendable: `entries` is an atomic, and a list it points to is written
+  // whole before the releasing store that publishes it and never changed
+  // after; the rest is changed only under `lock`.
+  /// The address of the current list, ended by `Entry.end`: never zero
+  /// (an address, where a pointer would be checked for `nil` at each
+  /// read).
+  @usableFromInline let entries: Atomic<UInt>
+  /// Taken to add a default: how many the current list holds, the lists
+  /// it replaced (freed with `self`), and the defaults being computed.
   let lock = LockedBox(Lists())
+
+  /// A resolved default: its key, as the bits of its identifier, and its
+  /// value.
+  @usableFromInline
+  struct Entry {
+    // The box first: a look-up that finds the key reads the box at the
+    // address it compared near.
+    @usableFromInline let box: AnyDependencyBox
+    @usableFromInline let key: UInt
+
+    /// The key of the entry that ends a list: no key's identifier, and
+    /// not `DependencySite.noKey`.
+    @usableFromInline static let end: UInt = 1
+
+    init(box: AnyDependencyBox, key: UInt) {
+      self.box = box
+      self.key = key
+    }
+  }
+
+  /// The box of the entry that ends every list.
+  private static let endBox = AnyDependencyBox()
 
   /// What `lock` guards.
   struct Lists: @unchecked Sendable {
     // Sendable: used only under the owner's lock; the lists are the
     // owner's memory, freed with it.
-    /// How many entries the current list has room for.
-    var capacity = 0
-    /// The lists replaced by larger ones, each full when replaced.
-    var retired: [(list: UnsafeMutablePointer<DependencyValues.Override>, count: Int)] = []
+    /// How many defaults the current list holds, besides its end.
+    var count = 0
+    /// The lists replaced by longer ones, with their lengths (end included).
+    var retired: [(list: UnsafeMutablePointer<Entry>, length: Int)] = []
+    /// The defaults being computed, by key: the computing thread, the gate
+    /// it holds until the value is kept, and the key's name.
+    var computing: [ObjectIdentifier: (thread: UInt, gate: LockedBox<Void>, name: String)] = [:]
+    /// The key each waiting thread waits for.
+    var waiting: [UInt: ObjectIdentifier] = [:]
   }
 
-  init() {}
+  /// How many threads wait for the default of `key` to be computed.
+  func waitingThreads<Key: DependencyKey>(for key: Key.Type) -> Int {
+    let id = ObjectIdentifier(key)
+    return lock.withLock { state in state.waiting.values.count { $0 == id } }
+  }
+
+  /// How many defaults are resolved.
+  var resolvedCount: Int {
+    lock.withLock { $0.count }
+  }
+
+  init() {
+    let list = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
+    list.initialize(to: Entry(box: Self.endBox, key: Entry.end))
+    entries = Atomic(UInt(bitPattern: list))
+  }
 
   deinit {
-    let count = count.load(ordering: .relaxed)
-    if let entries = entries.load(ordering: .relaxed) {
-      entries.deinitialize(count: count)
-      entries.deallocate()
-    }
+    let current = list(at: entries.load(ordering: .relaxed))
     lock.withLock { state in
-      for (list, count) in state.retired {
-        list.deinitialize(count: count)
+      current.deinitialize(count: state.count + 1)
+      current.deallocate()
+      for (list, length) in state.retired {
+        list.deinitialize(count: length)
         list.deallocate()
       }
     }
   }
 
-  /// The kept default of the key `id`, as `Value`; `nil` when none is.
+  /// The list at `address`, an address `entries` held.
   @inlinable @inline(__always)
-  func value<Value: Sendable>(of id: ObjectIdentifier, as type: Value.Type) -> Value? {
-    // `count` first: a list loaded after it holds at least `count` entries
-    // (a list is replaced before the count grows past its capacity).
-    let count = count.load(ordering: .acquiring)
-    guard count > 0 else { return nil }
-    // Not `nil`: the list is stored before the count grows past zero.
-    let entries = entries.load(ordering: .acquiring).unsafelyUnwrapped
-    var index = 0
-    repeat {
-      if entries[index].id == id {
-        return unsafeDowncast(entries[index].box, to: DependencyBox<Value>.self).value
-      }
-      index &+= 1
-    } while index < count
-    return nil
+  func list(at address: UInt) -> UnsafeMutablePointer<Entry> {
+    UnsafeMutablePointer(bitPattern: address).unsafelyUnwrapped
   }
 
-  /// Resolves the default value of `key` in `context` and keeps it; when
-  /// another thread kept one first, that one.
+  /// The kept default of the key whose identifier has the bits `key`, as
+  /// `Value`; `nil` when none is.
+  @inlinable @inline(__always)
+  func value<Value: Sendable>(ofKey key: UInt, as type: Value.Type) -> Value? {
+    var entry = list(at: entries.load(ordering: .acquiring))
+    while true {
+      let found = entry.pointee.key
+      if found == key {
+        return unsafeDowncast(entry.pointee.box, to: DependencyBox<Value>.self).value
+      }
+      if found == Entry.end { return nil }
+      entry += 1
+    }
+  }
+
+  /// The default value of `key` in `context`: the kept one, or computed
+  /// now and kept, once however many threads need it at once.
   @usableFromInline
   func resolve<Key: DependencyKey>(_ key: Key.Type, in context: DependencyContext) -> Key.Value {
     let id = ObjectIdentifier(key)
-    // Resolved outside the lock: a default may read other dependencies.
+    let thread = ThreadIdentity.current
+    while true {
+      switch nextStep(for: id, named: { String(reflecting: key) }, on: thread) {
+      case .kept(let box):
+        return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
+      case .wait(let gate):
+        // Held by the computing thread until the value is kept.
+        gate.lock(as: thread)
+        gate.unlock()
+        lock.withLock { state in state.waiting[thread] = nil }
+      case .compute(let gate):
+        return compute(key, in: context, holding: gate)
+      }
+    }
+  }
+
+  /// What a thread that needs the default of `id` does next.
+  private enum Step {
+    /// Reads the kept value.
+    case kept(AnyDependencyBox)
+    /// Waits for the thread computing it at this gate, then looks again.
+    case wait(LockedBox<Void>)
+    /// Computes it, holding this gate, which it took.
+    case compute(LockedBox<Void>)
+  }
+
+  /// Decides, under `lock`, what `thread` does to get the default of `id`;
+  /// stops the program on a dependency cycle.
+  private func nextStep(for id: ObjectIdentifier, named name: () -> String, on thread: UInt) -> Step {
+    lock.withLock { state in
+      let current = list(at: entries.load(ordering: .relaxed))
+      let key = UInt(bitPattern: id)
+      if let index = (0..<state.count).first(where: { current[$0].key == key }) {
+        return .kept(current[index].box)
+      }
+      guard let computing = state.computing[id] else {
+        let gate = LockedBox(())
+        gate.lock(as: thread)
+        state.computing[id] = (thread, gate, name())
+        return .compute(gate)
+      }
+      // The chain of threads each waits for: back to this one is a cycle.
+      var chain = [computing.name]
+      var holder = computing.thread
+      while true {
+        if holder == thread { Misuse.dependencyCycle(chain + [computing.name]) }
+        guard let next = state.waiting[holder].flatMap({ state.computing[$0] }), chain.count <= state.computing.count
+        else { break }
+        chain.append(next.name)
+        holder = next.thread
+      }
+      state.waiting[thread] = id
+      return .wait(computing.gate)
+    }
+  }
+
+  /// Computes the default of `key`, keeps it and opens `gate`.
+  private func compute<Key: DependencyKey>(
+    _ key: Key.Type, in context: DependencyContext, holding gate: LockedBox<Void>
+  ) -> Key.Value {
+    let id = ObjectIdentifier(key)
+    // Computed outside `lock`: a default may read other dependencies.
     let value: Key.Value
     var isMissing = false
     switch context {
@@ -257,33 +383,20 @@ final class ResolvedDefaults: @unchecked Sendable {
     case .test:
       (value, isMissing) = MissingTestValue.resolve { Key.testValue }
     }
-    let (box, isKept) = lock.withLock { state -> (AnyDependencyBox, Bool) in
-      let count = count.load(ordering: .relaxed)
-      let current = entries.load(ordering: .relaxed)
-      if let current, let index = (0..<count).first(where: { current[$0].id == id }) {
-        return (current[index].box, false)
-      }
-      let box = DependencyBox(value)
-      let list: UnsafeMutablePointer<DependencyValues.Override>
-      if let current, count < state.capacity {
-        list = current
-      } else {
-        let capacity = max(4, 2 * state.capacity)
-        list = .allocate(capacity: capacity)
-        if let current {
-          list.initialize(from: current, count: count)
-          state.retired.append((current, count))
-        }
-        state.capacity = capacity
-        entries.store(list, ordering: .releasing)
-      }
-      (list + count).initialize(to: DependencyValues.Override(id: id, box: box))
-      self.count.store(count + 1, ordering: .releasing)
-      return (box, true)
+    lock.withLock { state in
+      let current = list(at: entries.load(ordering: .relaxed))
+      let list = UnsafeMutablePointer<Entry>.allocate(capacity: state.count + 2)
+      list.initialize(from: current, count: state.count)
+      (list + state.count).initialize(to: Entry(box: DependencyBox(value), key: UInt(bitPattern: id)))
+      (list + state.count + 1).initialize(to: Entry(box: Self.endBox, key: Entry.end))
+      entries.store(UInt(bitPattern: list), ordering: .releasing)
+      state.retired.append((current, state.count + 1))
+      state.count += 1
+      state.computing[id] = nil
     }
-    // Reported by the thread whose value is kept: once per key.
-    if isMissing && isKept { DependencyIssue.reportMissingTestValue(Key.self) }
-    return unsafeDowncast(box, to: DependencyBox<Key.Value>.self).value
+    gate.unlock()
+    if isMissing { DependencyIssue.reportMissingTestValue(Key.self) }
+    return value
   }
 }
 
@@ -306,12 +419,16 @@ struct DependencyFrame {
 /// only by address) can be asked without knowing its state's type.
 @usableFromInline
 class DependencyCarrier: @unchecked Sendable {
-  // Sendable: one `let` of a Sendable type.
+  // Sendable: two `let`s of Sendable types.
   /// The store's values; `nil` for a derived value's core.
   @usableFromInline final let dependencies: DependencyValues?
+  /// Where a read looks for a kept value: the storage of `dependencies`,
+  /// or one that keeps none, so the look-up needs no test for `nil`.
+  @usableFromInline final let lookup: DependencyValues.Storage
 
   @usableFromInline init(dependencies: DependencyValues?) {
     self.dependencies = dependencies
+    lookup = dependencies?.storage ?? DependencyValues.Storage.empty
   }
 }
 
@@ -330,25 +447,25 @@ extension DependencyValues {
     return bound ?? DependencyValues()
   }
 
-  /// Reads a dependency with `get` from the values in effect, without
-  /// copying them (a copy retains what they hold) and without retaining
-  /// the store's core, which weak references make costly to retain.
+  /// Reads `dependency` from the values in effect, without copying them
+  /// (a copy retains what they hold) and without retaining the store's
+  /// core, which weak references make costly to retain.
   @inlinable
-  static func readCurrent<Value>(_ get: (DependencyValues) -> Value, at site: DependencySite) -> Value {
+  static func readCurrent<Value>(_ dependency: Dependency<Value>) -> Value {
     if let raw = verge_thread_marks_get() {
       let marks = raw.assumingMemoryBound(to: ThreadMarks.self)
       if let core = marks.pointee.closureCore {
         if let frame = marks.pointee.dependencyFrame {
           let frame = frame.assumingMemoryBound(to: DependencyFrame.self)
-          if frame.pointee.core == core { return frame.pointee.values.read(get, at: site) }
+          if frame.pointee.core == core { return frame.pointee.values.read(dependency) }
         }
         let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
-        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.read(get, at: site) }) {
+        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.read(dependency) }) {
           return value
         }
       }
     }
-    return (bound ?? DependencyValues()).read(get, at: site)
+    return (bound ?? DependencyValues()).read(dependency)
   }
 
   /// The values of the store whose commit closure (or reduction) the

@@ -27,6 +27,9 @@ enum LockOrder {
   struct Graph {
     var inner: [UInt: Set<UInt>] = [:]
     var outer: [UInt: Set<UInt>] = [:]
+    /// What each core taken nested is, for the trap's message: a core that
+    /// closes a cycle as the outer one was taken nested before.
+    var roles: [UInt: String] = [:]
 
     /// Whether edges lead from `start` to `target`.
     func reaches(_ target: UInt, from start: UInt) -> Bool {
@@ -51,7 +54,9 @@ enum LockOrder {
   /// closure of the core at `outer`; traps (`Misuse.lockOrderCycle`) when
   /// the opposite order was recorded before. Call before taking the lock.
   @usableFromInline @inline(never)
-  static func takeNested(_ inner: some LockOrderNode, insideClosureOf outer: UnsafeRawPointer) {
+  static func takeNested<Value, Activity>(
+    _ inner: StateCore<Value, Activity>, insideClosureOf outer: UnsafeRawPointer
+  ) {
     let innerAddress = UInt(bitPattern: ObjectIdentifier(inner))
     let outerAddress = UInt(bitPattern: outer)
     // The same core: a re-entrant use, which the lock itself reports.
@@ -61,20 +66,25 @@ enum LockOrder {
       if graph.reaches(outerAddress, from: innerAddress) { return true }
       graph.inner[outerAddress, default: []].insert(innerAddress)
       graph.outer[innerAddress, default: []].insert(outerAddress)
+      if graph.roles[innerAddress] == nil { graph.roles[innerAddress] = role(of: inner) }
       hasEdges.store(true, ordering: .relaxed)
       return false
     }
     guard closesCycle else { return }
-    // Alive: its commit closure is running on this thread.
-    let outerCore = Unmanaged<AnyObject>.fromOpaque(outer).takeUnretainedValue()
-    let outerRole = (outerCore as? any LockOrderNode)?.lockOrderRole ?? "a store"
-    Misuse.lockOrderCycle(outer: outerRole, inner: inner.lockOrderRole)
+    let outerRole = graph.withLock { $0.roles[outerAddress] } ?? "a store"
+    Misuse.lockOrderCycle(outer: outerRole, inner: role(of: inner))
+  }
+
+  /// What `core` is, for a message: its kind, state type and address.
+  static func role<Value, Activity>(of core: StateCore<Value, Activity>) -> String {
+    "the store of `\(Value.self)` at \(UnsafeRawPointer(Unmanaged.passUnretained(core).toOpaque()))"
   }
 
   /// Removes the edges of the core at `address`, which is going away.
   static func forget(_ address: UInt) {
     guard hasEdges.load(ordering: .relaxed) else { return }
     graph.withLock { graph in
+      graph.roles[address] = nil
       for other in graph.inner.removeValue(forKey: address) ?? [] {
         graph.outer[other]?.remove(address)
         if graph.outer[other]?.isEmpty == true { graph.outer[other] = nil }
@@ -85,11 +95,4 @@ enum LockOrder {
       }
     }
   }
-}
-
-/// A core as `LockOrder` names it in its trap.
-@usableFromInline
-protocol LockOrderNode: AnyObject {
-  /// What the core is, for a message: its kind, state type and address.
-  var lockOrderRole: String { get }
 }

@@ -122,10 +122,3 @@ extension StateCore {
     }
   }
 }
-
-extension StateCore: DeferredDelivery {
-  @usableFromInline
-  func deliverDeferred() {
-    drain()
-  }
-}

@@ -265,10 +265,3 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
     withStorage("state") { ($0.value, changeCounter.current) }
   }
 }
-
-extension StateCore: LockOrderNode {
-  @usableFromInline
-  var lockOrderRole: String {
-    "the store of `\(Value.self)` at \(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))"
-  }
-}

@@ -26,7 +26,7 @@ struct ThreadMarks {
   @usableFromInline var closureCore: UnsafeRawPointer?
   /// Cores whose events this thread queued from inside a commit closure;
   /// drained once its last commit closure ends.
-  @usableFromInline var deferredCores: [any DeferredDelivery] = []
+  @usableFromInline var deferredCores: [DeferredDelivery] = []
   /// The innermost `DependencyFrame` the thread runs inside of: dependency
   /// values that override, for the time of a call, those of the core whose
   /// commit closure the thread runs (a child reducer's `dependency(_:_:)`,
@@ -43,9 +43,12 @@ struct ThreadMarks {
 
 /// A core whose queued events a thread delivers after its commit closures.
 @usableFromInline
-protocol DeferredDelivery: AnyObject {
-  /// Delivers what is queued, as a commit outside any closure would.
-  func deliverDeferred()
+struct DeferredDelivery {
+  /// The core, deferred once however often it queues.
+  let core: ObjectIdentifier
+  /// Delivers what the core queued, as a commit outside any closure would;
+  /// it holds the core until then.
+  let deliver: () -> Void
 }
 
 /// Facts about the calling thread that the delivery engine needs and that
@@ -160,9 +163,12 @@ enum ThreadIdentity {
   /// Remembers that `core` has events to deliver once the calling thread's
   /// commit closures have ended. Call inside a commit closure.
   @usableFromInline
-  static func deferDelivery(of core: any DeferredDelivery, marks: UnsafeMutablePointer<ThreadMarks>) {
-    if !marks.pointee.deferredCores.contains(where: { $0 === core }) {
-      marks.pointee.deferredCores.append(core)
+  static func deferDelivery<Value, Activity>(
+    of core: StateCore<Value, Activity>, marks: UnsafeMutablePointer<ThreadMarks>
+  ) {
+    let id = ObjectIdentifier(core)
+    if !marks.pointee.deferredCores.contains(where: { $0.core == id }) {
+      marks.pointee.deferredCores.append(DeferredDelivery(core: id) { core.drain() })
     }
     marks.pointee.word |= ThreadMarks.deferred
   }
@@ -181,10 +187,10 @@ enum ThreadIdentity {
     guard !isInClosure(marks) else { return }
     while marks.pointee.word & ThreadMarks.deferred != 0 {
       marks.pointee.word &= ~ThreadMarks.deferred
-      var cores: [any DeferredDelivery] = []
+      var cores: [DeferredDelivery] = []
       swap(&cores, &marks.pointee.deferredCores)
       for core in cores {
-        core.deliverDeferred()
+        core.deliver()
       }
     }
   }

@@ -28,4 +28,18 @@ enum Misuse {
       in one order, or make the inner call after the outer commit returns.
       """)
   }
+
+  /// A dependency's default that needs itself to be computed: `chain`
+  /// names the keys, each computed by a thread that waits for the next
+  /// (or the one thread, which would wait for itself), the first again
+  /// last.
+  static func dependencyCycle(_ chain: [String]) -> Never {
+    report(
+      """
+      the default value of the dependency \(chain[0]) needs itself to be computed: \
+      \(chain.joined(separator: " needs ")). Computing it would never end, so it stops here. \
+      Break the cycle: give one of these keys a default that does not read the others, \
+      or override one where the store is made.
+      """)
+  }
 }

@@ -75,7 +75,11 @@ enum CodingThread {
       let result = Result { () throws(Failure) -> Value in try body() }
       outcome.withLock { $0 = result }
     }
-    if !runOnWorker(job) {
+    // On a coding thread already (an async flush's write): its stack is
+    // the deep one, and waiting for another thread would start one.
+    if isCodingThread {
+      job()
+    } else if !runOnWorker(job) {
       callsRunOnCaller.add(1, ordering: .relaxed)
       job()
     }
@@ -88,6 +92,30 @@ enum CodingThread {
     return try result.get()
   }
 
+  /// Runs `job` on an idle coding thread, or on one started for it,
+  /// without waiting for it; on the calling thread when no coding thread can
+  /// be had. For work that reports its end itself (an async flush), so that
+  /// it needs no thread from Dispatch, which at a thread limit waits for
+  /// one that cannot start.
+  static func start(_ job: @escaping @Sendable () -> Void) {
+    guard hand(CodingWorker.Call(job: job, done: DispatchSemaphore(value: 0))) else {
+      callsRunOnCaller.add(1, ordering: .relaxed)
+      return job()
+    }
+  }
+
+  /// Whether the calling thread is a coding thread.
+  static var isCodingThread: Bool { pthread_getspecific(workerMark) != nil }
+
+  /// The thread-specific slot a coding thread marks itself in.
+  fileprivate static let workerMark: pthread_key_t = {
+    var key = pthread_key_t()
+    guard pthread_key_create(&key, nil) == 0 else {
+      fatalError("Verge: no thread-specific key for the coding threads")
+    }
+    return key
+  }()
+
   /// Runs `job` on an idle coding thread, or on one started for it, and
   /// waits until it has run.
   ///
@@ -95,14 +123,21 @@ enum CodingThread {
   ///   none can be started.
   private static func runOnWorker(_ job: @escaping @Sendable () -> Void) -> Bool {
     let done = DispatchSemaphore(value: 0)
-    let call = CodingWorker.Call(job: job, done: done)
-    if let worker = idle.withLock({ $0.popLast() }) {
-      worker.hand(call)
-    } else if !CodingWorker.start(with: call) {
-      return false
-    }
+    guard hand(CodingWorker.Call(job: job, done: done)) else { return false }
     done.wait()
     return true
+  }
+
+  /// Hands `call` to an idle coding thread, or to one started for it.
+  ///
+  /// - Returns: `false`, without running `call`, when no thread is idle and
+  ///   none can be started.
+  private static func hand(_ call: CodingWorker.Call) -> Bool {
+    if let worker = idle.withLock({ $0.popLast() }) {
+      worker.hand(call)
+      return true
+    }
+    return CodingWorker.start(with: call)
   }
 
   /// Called by a worker that has run a call: it waits for the next one
@@ -179,6 +214,7 @@ private final class CodingWorker: Sendable {
 
   /// The thread's body: runs calls until it is not kept idle.
   private func loop() {
+    pthread_setspecific(CodingThread.workerMark, UnsafeRawPointer(bitPattern: 1))
     while true {
       let done = runNext()
       // Idle before the caller goes on, so that its next call finds this

@@ -33,32 +33,35 @@ public final class FilePersistence: Sendable {
   public let url: URL
   /// What happened to the stored state when this persistence was made.
   public let restoreOutcome: RestoreOutcome
-  /// The engine that writes (internal, for tests).
-  let driver: any PersistenceDriver
+  /// The engine that writes.
+  let engine: PersistenceEngine
 
-  init(url: URL, restoreOutcome: RestoreOutcome, driver: any PersistenceDriver) {
+  init(url: URL, restoreOutcome: RestoreOutcome, engine: PersistenceEngine) {
     self.url = url
     self.restoreOutcome = restoreOutcome
-    self.driver = driver
+    self.engine = engine
   }
 
   /// The error of the last write, `nil` when it succeeded (or none ran
   /// yet). A failed write is retried after the next commit and by `flush`.
   public var lastWriteError: PersistenceError? {
-    driver.lastWriteError
+    engine.lastWriteError
   }
 
   /// Writes the current state now if it has not been written yet, and
   /// returns when it is on the disk.
   ///
   /// Call it when the app is about to quit or go to the background. Waits for
-  /// a write in progress first; never blocks a thread.
+  /// a write in progress first. The write runs on the library's coding
+  /// thread, not on the caller's and not on one Dispatch must start, so it
+  /// finishes at a thread limit too (on the calling thread then, when no
+  /// thread can be started at all).
   ///
   /// - Throws: `PersistenceError` when the write fails (the file keeps its
   ///   previous state), `.closed` after `close()`.
   public func flush() async throws(PersistenceError) {
     let error = await withCheckedContinuation { continuation in
-      driver.flush { error in continuation.resume(returning: error) }
+      engine.flush { error in continuation.resume(returning: error) }
     }
     if let error { throw error }
   }
@@ -74,13 +77,13 @@ public final class FilePersistence: Sendable {
   /// - Throws: `PersistenceError` when the write fails (the file keeps its
   ///   previous state), `.closed` after `close()`.
   public func flushSynchronously() throws(PersistenceError) {
-    if let error = driver.flushSynchronously() { throw error }
+    if let error = engine.flushSynchronously() { throw error }
   }
 
   /// Calls `observer` after the next write that reaches the disk; lets tests
   /// wait for a scheduled write instead of sleeping.
   func afterNextWrite(_ observer: @escaping @Sendable () -> Void) {
-    driver.afterNextWrite(observer)
+    engine.afterNextWrite(observer)
   }
 
   /// Writes what is pending, stops persisting and gives the file up, so that
@@ -89,6 +92,6 @@ public final class FilePersistence: Sendable {
   /// - Throws: The final write's error (the persistence is closed anyway),
   ///   `.closed` when it was closed before.
   public func close() throws(PersistenceError) {
-    if let error = driver.close() { throw error }
+    if let error = engine.close() { throw error }
   }
 }

@@ -2,16 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// What `FilePersistence` asks of the engine behind it, whatever the
-/// engine's state and part types are.
-protocol PersistenceDriver: Sendable {
-  var lastWriteError: PersistenceError? { get }
-  func afterNextWrite(_ observer: @escaping @Sendable () -> Void)
-  func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void)
-  func flushSynchronously() -> PersistenceError?
-  func close() -> PersistenceError?
-}
-
 /// Writes one part of a store's state to its file after commits.
 ///
 /// A commit only notes that something changed: the first change after a
@@ -24,10 +14,24 @@ protocol PersistenceDriver: Sendable {
 /// The armed timer holds the store's state core strongly, so a change made
 /// just before the store goes away is still written; the core (and with it
 /// the store's subscriptions) ends once that write is done.
-final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, Part: Codable & Sendable>:
-  PersistenceDriver
-{
-  typealias Core = StateCore<State, Activity>
+///
+/// It knows the store only through `Source`, typed where it is made, so
+/// `FilePersistence` holds it whatever the state and part types are.
+final class PersistenceEngine: Sendable {
+  /// The store's side: its state core and the persisted part.
+  struct Source: Sendable {
+    /// The store's state core, held strongly, while it is there.
+    let core: @Sendable () -> (any AnyObject & Sendable)?
+    /// Reads the part from the core's current state and encodes it, on a
+    /// `CodingThread` (the writer queue's thread, or the thread that calls
+    /// `close` or `flushSynchronously`, may have too shallow a stack for a
+    /// large state); `nil` when the state is still at the given change
+    /// count, or the core is gone. Returns the change count read and the
+    /// payload; throws `.encodingFailed` when the part does not encode.
+    let encode: @Sendable (_ unlessAt: UInt64?) throws(PersistenceError) -> (UInt64, Data)?
+    /// Whether the calling thread is inside a commit of the store.
+    let isInsideCommit: @Sendable () -> Bool
+  }
 
   /// What the writer knows; touched under its lock by writes (scheduled,
   /// flushed or closing) and by the store's end.
@@ -46,8 +50,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     var writeObservers: [@Sendable () -> Void] = []
   }
 
-  weak let core: Core?
-  let part: WritableKeyPath<State, Part> & Sendable
+  let source: Source
   let path: String
   let version: Int
   let interval: DispatchTimeInterval
@@ -57,18 +60,16 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   /// The core, held strongly from the first change after a write until the
   /// write (scheduled or flushed) takes it: a store that goes away with a
   /// change not yet written keeps its state core until then.
-  private let pending = LockedBox<Core?>(nil)
+  private let pending = LockedBox<(any AnyObject & Sendable)?>(nil)
   private let writer: LockedBox<Writer>
   /// The last write's error, apart from `writer` so that reading it never
   /// waits for a write in progress.
   private let lastError = LockedBox<PersistenceError?>(nil)
 
   init(
-    core: Core, part: WritableKeyPath<State, Part> & Sendable, path: String, version: Int,
-    interval: DispatchTimeInterval, claim: FileClaim, restored: Data?
+    source: Source, path: String, version: Int, interval: DispatchTimeInterval, claim: FileClaim, restored: Data?
   ) {
-    self.core = core
-    self.part = part
+    self.source = source
     self.path = path
     self.version = version
     self.interval = interval
@@ -76,18 +77,19 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     writer = LockedBox(Writer(claim: claim, lastData: restored))
   }
 
-  /// Subscribes to the core's commits; call once, before restoring, so that
-  /// no commit slips between the two.
+  /// Starts writing after the commits of a store whose state is at change
+  /// count `count`; `subscribe` subscribes `changed` to its commits and
+  /// `ended` to its end. Call once, before restoring, so that no commit
+  /// slips between the two.
   ///
   /// Until `markWritten(count:)` says otherwise, the state as it is now
   /// counts as written: nothing is written before a change.
-  func start() {
-    guard let core else { return }
-    let count = core.changeCounter.current
+  func start(
+    at count: UInt64,
+    subscribe: (_ changed: @escaping @Sendable () -> Void, _ ended: @escaping @Sendable () -> Void) -> StoreSubscription
+  ) {
     writer.withLock { $0.lastCount = count }
-    let subscription = core.subscribe(
-      .values({ [self] _ in changed() }), dropsFirst: true, queue: .committingThread,
-      onTerminate: { [weak self] in self?.storeEnded() })
+    let subscription = subscribe({ [self] in changed() }, { [weak self] in self?.storeEnded() })
     writer.withLock { $0.subscription = subscription }
   }
 
@@ -105,7 +107,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   func changed() {
     if armed.load(ordering: .relaxed) { return }
     if armed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    guard let core else {
+    guard let core = source.core() else {
       armed.store(false, ordering: .releasing)
       return
     }
@@ -129,20 +131,21 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   /// never ends inside it.
   private func writeIfStoreExists() -> PersistenceError? {
     var observers: [@Sendable () -> Void] = []
-    var held: Core?
+    var held: (any AnyObject & Sendable)?
     let error = writer.withLock { writer -> PersistenceError? in
       // Taken first: once this write is done, nothing holds the core for it.
       held = pending.withLock { pending in
         defer { pending = nil }
         return pending
-      } ?? core
-      guard let core = held else {
+      } ?? source.core()
+      guard held != nil else {
         // The store is gone, and what it changed before was written.
         return writer.closedByUser ? .closed : lastError.withLock { $0 }
       }
       guard let claim = writer.claim else { return writer.closedByUser ? .closed : nil }
       do throws(PersistenceError) {
-        guard let encoded = try encode(from: core, unlessAt: writer.lastCount) else { return nil }
+        // `held` keeps the core there while it is read.
+        guard let encoded = try source.encode(writer.lastCount) else { return nil }
         let (count, payload) = encoded
         let file = StateFile.frame(payload, version: version)
         if file != writer.lastData {
@@ -165,46 +168,23 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
     return error
   }
 
-  /// Reads the part from the core's current state and encodes it, on a
-  /// `CodingThread` (the writer queue's thread, or the thread that calls
-  /// `close` or `flushSynchronously`, may have too shallow a stack for a
-  /// large state); `nil` when the state is still at change count `written`.
-  ///
-  /// - Returns: The change count read and the payload.
-  /// - Throws: `.encodingFailed` when the part does not encode.
-  private func encode(from core: Core, unlessAt written: UInt64?) throws(PersistenceError) -> (UInt64, Data)? {
-    try CodingThread.run { [part] () throws(PersistenceError) -> (UInt64, Data)? in
-      // Let go of the state as soon as the part is out, so a commit
-      // meanwhile copies as little as possible.
-      var count: UInt64 = 0
-      let value: Part = {
-        let (state, changeCount) = core.countedValue()
-        count = changeCount
-        return state[keyPath: part]
-      }()
-      if count == written { return nil }
-      do {
-        return (count, try StateFile.encode(value))
-      } catch {
-        throw .encodingFailed(reason: "\(error)")
-      }
-    }
-  }
-
   /// Calls `observer` after the next write that reaches the disk (for tests
   /// that wait for a scheduled write).
   func afterNextWrite(_ observer: @escaping @Sendable () -> Void) {
     writer.withLock { $0.writeObservers.append(observer) }
   }
 
-  // MARK: - PersistenceDriver
+  // MARK: - What `FilePersistence` asks
 
   var lastWriteError: PersistenceError? {
     lastError.withLock { $0 }
   }
 
+  /// Writes on a coding thread, and calls `completion` there. Not through
+  /// the writer queue (see `flushSynchronously`); the writer's lock orders
+  /// it after a write in progress.
   func flush(_ completion: @escaping @Sendable (PersistenceError?) -> Void) {
-    queue.async { [self] in completion(writeIfStoreExists()) }
+    CodingThread.start { [self] in completion(writeIfStoreExists()) }
   }
 
   /// Writes on the calling thread: the writer's lock orders it after a
@@ -241,7 +221,7 @@ final class PersistenceEngine<State: Equatable & Sendable, Activity: Sendable, P
   /// Waiting for the writer inside a commit of the store would deadlock:
   /// the writer needs the store's lock to read the state.
   private func trapInsideCommit(_ operation: StaticString) {
-    if let core, core.isLockedByCurrentThread {
+    if source.isInsideCommit() {
       Misuse.reentrantUse(operation)
     }
   }

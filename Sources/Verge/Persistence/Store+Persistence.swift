@@ -45,10 +45,12 @@ extension Store {
     let interval: DispatchTimeInterval =
       nanoseconds.overflow
       ? .never : .nanoseconds(Int(clamping: nanoseconds.partialValue + attoseconds / 1_000_000_000))
-    let engine = PersistenceEngine<State, Activity, Part>(
-      core: core, part: part, path: path, version: version, interval: interval, claim: claim,
+    let engine = PersistenceEngine(
+      source: persistenceSource(part), path: path, version: version, interval: interval, claim: claim,
       restored: restore.outcome.writesBack ? nil : restore.file)
-    engine.start()
+    engine.start(at: core.changeCounter.current) { [core] changed, ended in
+      core.subscribe(.values({ _ in changed() }), dropsFirst: true, queue: .committingThread, onTerminate: ended)
+    }
     if let restored = restore.value {
       // Out of line: this code is not specialized for the state's type,
       // where an inlined commit would reserve every temporary of its small
@@ -62,7 +64,36 @@ extension Store {
       // one is written back in the current version.
       engine.markWritten(count: restore.outcome.writesBack ? nil : count)
     }
-    return FilePersistence(url: url, restoreOutcome: restore.outcome, driver: engine)
+    return FilePersistence(url: url, restoreOutcome: restore.outcome, engine: engine)
+  }
+
+  /// What the persistence engine reads of this store: its state core,
+  /// held weakly (a pending write holds it strongly), and `part`.
+  private func persistenceSource<Part: Codable & Sendable>(
+    _ part: WritableKeyPath<State, Part> & Sendable
+  ) -> PersistenceEngine.Source {
+    PersistenceEngine.Source(
+      core: { [weak core] in core },
+      encode: { [weak core] written throws(PersistenceError) in
+        guard let core else { return nil }
+        return try CodingThread.run { () throws(PersistenceError) -> (UInt64, Data)? in
+          // Let go of the state as soon as the part is out, so a commit
+          // meanwhile copies as little as possible.
+          var count: UInt64 = 0
+          let value: Part = {
+            let (state, changeCount) = core.countedValue()
+            count = changeCount
+            return state[keyPath: part]
+          }()
+          if count == written { return nil }
+          do {
+            return (count, try StateFile.encode(value))
+          } catch {
+            throw .encodingFailed(reason: "\(error)")
+          }
+        }
+      },
+      isInsideCommit: { [weak core] in core?.isLockedByCurrentThread ?? false })
   }
 }
 

@@ -25,6 +25,10 @@ public struct StoreView<State: Equatable & Sendable, Activity: Sendable>: Sendab
 
 /// One part of a root store's state, as a scope reads it: libraries built
 /// on Verge implement it (VergeNeue's scoped stores).
+///
+/// Its one conformer lives in VergeNeue, which Verge cannot name: this is
+/// the seam between the two modules. Closures instead would cost each
+/// scope one allocation per requirement.
 @usableFromInline
 package protocol StoreFragment<State, Activity>: Sendable {
   associatedtype State: Equatable & Sendable

@@ -3,90 +3,377 @@
 /// `branchCapacity` children with, per child, its element count and its
 /// greatest label.
 ///
-/// Nodes are shared between copies of a list. A write copies a node only when
-/// it is shared (`isKnownUniquelyReferenced`); a uniquely referenced node is
-/// mutated in place.
+/// A node is one allocation: the header (see ``ListNodeHeader``), then its
+/// labels, then a leaf's elements or a branch's counts and children, each
+/// run with room for ``room`` entries. So a write while an older copy is
+/// held allocates one block per node on its path and copies each node's
+/// runs with code specialized for the element type (a branch's children
+/// one retain each, a leaf's trivial elements as one block of memory), and
+/// freeing the older copy frees one block per node, releasing a branch's
+/// children in a loop of the node's own (a leaf's elements of trivial types
+/// need no teardown at all).
 ///
-/// The fields skip the runtime's dynamic exclusivity checks, which otherwise
-/// cost more than the tree's own work: a node is written only by the one
-/// list value that references it uniquely, inside that value's own mutating
-/// access (which the compiler checks statically), so two accesses to one
-/// node's fields never overlap.
+/// Nodes are shared between copies of a list. A write copies a node only
+/// when it is shared (`isKnownUniquelyReferenced`); a uniquely referenced
+/// node is mutated in place, and reallocated with more room when an
+/// insertion needs it.
+///
+/// The runs are read and written through pointers (``labels``,
+/// ``elements``, ``counts``, ``children``), valid while the node is alive:
+/// every node the code reaches is kept alive by its parent or by the list
+/// that holds the root.
 @usableFromInline
-final class ListNode<Element> {
-  /// A leaf: the label of each element. A branch: the greatest label under
-  /// each child.
-  @usableFromInline @exclusivity(unchecked) var labels: ContiguousArray<UInt64>
-  /// The elements, in order (leaves only).
-  @usableFromInline @exclusivity(unchecked) var elements: ContiguousArray<Element>
-  /// The children, in order (branches only).
-  @usableFromInline @exclusivity(unchecked) var children: ContiguousArray<ListNode>
-  /// How many elements each child holds (branches only).
-  @usableFromInline @exclusivity(unchecked) var counts: ContiguousArray<Int>
-  /// How many elements the node holds in all.
-  @usableFromInline @exclusivity(unchecked) var count: Int
-  @usableFromInline let isLeaf: Bool
-
-  @inlinable
-  init(labels: ContiguousArray<UInt64>, elements: ContiguousArray<Element>) {
-    self.labels = labels
-    self.elements = elements
-    self.children = []
-    self.counts = []
-    self.count = elements.count
-    self.isLeaf = true
-  }
-
-  @inlinable
-  init(children: ContiguousArray<ListNode>) {
-    self.labels = ContiguousArray(children.lazy.map { $0.maxLabel })
-    self.elements = []
-    self.counts = ContiguousArray(children.lazy.map { $0.count })
-    self.children = children
-    self.count = self.counts.reduce(0, +)
-    self.isLeaf = false
-  }
-
-  /// A copy of `other`, made because a write is about to change it while
-  /// another list shares it: a leaf's elements or a branch's children are
-  /// copied into storage of the copy's own right away (the write changes
-  /// them next), the labels and counts are shared until written.
-  @inlinable
-  init(copying other: ListNode) {
-    labels = other.labels
-    counts = other.counts
-    count = other.count
-    isLeaf = other.isLeaf
-    if other.isLeaf {
-      elements = other.elements
-      children = []
-    } else {
-      elements = []
-      children = Self.copied(other.children)
-    }
-  }
-
-  /// A copy of `source` in new storage, copied by a loop in the caller's
-  /// code, which is specialized for the element type: for a branch's
-  /// children, one retain each, about 25 instructions. (Writing to a shared
-  /// array copies it through the runtime, which calls the element type's
-  /// copy function per element: about 45 instructions per child. A leaf's
-  /// elements are left to the array's own copy, which measured cheaper for
-  /// them.)
-  @inlinable
-  static func copied<Item>(_ source: ContiguousArray<Item>) -> ContiguousArray<Item> {
-    source.withUnsafeBufferPointer { source in
-      ContiguousArray(unsafeUninitializedCapacity: source.count) { target, initialized in
-        guard let from = source.baseAddress, let to = target.baseAddress else { return }
-        var index = 0
-        while index < source.count {
-          (to + index).initialize(to: from[index])
-          index &+= 1
-        }
-        initialized = source.count
+final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
+  deinit {
+    withUnsafeMutablePointers { header, words in
+      let width = Int(header.pointee.width)
+      let room = Int(header.pointee.room)
+      if header.pointee.isLeaf {
+        if !_isPOD(Element.self) { Self.elementBase(after: words, room: room).deinitialize(count: width) }
+        return
+      }
+      // Released through `Unmanaged`, which needs no type metadata (this
+      // generic deinit is not specialized).
+      let children = UnsafeRawPointer(words + 2 &* room)
+      var index = 0
+      while index < width {
+        let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+        Unmanaged<ListNode>.fromOpaque(child).release()
+        index &+= 1
       }
     }
   }
+
+  // MARK: Storage
+
+  /// The words of storage a node with room for `room` entries needs: the
+  /// labels, then a branch's counts and children or a leaf's elements
+  /// (with padding for their alignment).
+  @inlinable @inline(__always)
+  static func words(room: Int, isLeaf: Bool) -> Int {
+    if !isLeaf { return room &* 3 }
+    let padding = Swift.max(0, MemoryLayout<Element>.alignment &- MemoryLayout<UInt64>.alignment)
+    let bytes = room &* MemoryLayout<Element>.stride &+ padding
+    return room &+ (bytes &+ 7) &>> 3
+  }
+
+  /// Where a leaf's elements start, given where its storage starts.
+  @inlinable @inline(__always)
+  static func elementBase(after words: UnsafeMutablePointer<UInt64>, room: Int) -> UnsafeMutablePointer<Element> {
+    let end = UnsafeMutableRawPointer(words + room)
+    // The labels end on a word boundary, which suits most elements.
+    if MemoryLayout<Element>.alignment <= MemoryLayout<UInt64>.alignment {
+      return end.assumingMemoryBound(to: Element.self)
+    }
+    return end.alignedUp(for: Element.self).assumingMemoryBound(to: Element.self)
+  }
+
+  /// An empty node with room for `room` entries.
+  @inlinable
+  static func make(isLeaf: Bool, room: Int) -> ListNode {
+    let buffer = create(minimumCapacity: words(room: room, isLeaf: isLeaf)) { _ in
+      ListNodeHeader(count: 0, width: 0, room: room, isLeaf: isLeaf)
+    }
+    return unsafeDowncast(buffer, to: ListNode.self)
+  }
+
+  /// An empty leaf with no room (the root of an empty list).
+  @inlinable
+  static func emptyLeaf() -> ListNode {
+    make(isLeaf: true, room: 0)
+  }
+
+  /// A leaf holding `elements` labelled `labels` (as many of each).
+  @inlinable
+  static func leaf(labels: some Collection<UInt64>, elements: some Collection<Element>) -> ListNode {
+    let node = make(isLeaf: true, room: elements.count)
+    var index = 0
+    for (label, element) in zip(labels, elements) {
+      (node.labelBase + index).initialize(to: label)
+      (node.elementBase + index).initialize(to: element)
+      index &+= 1
+    }
+    node.head.pointee.width = Int32(truncatingIfNeeded: index)
+    node.head.pointee.count = index
+    return node
+  }
+
+  /// A leaf holding copies of `count` elements from `elements`, labelled
+  /// `first`, `first + stride`, … (a list built afresh).
+  @inlinable
+  static func leaf(copying elements: UnsafePointer<Element>, count: Int, first: UInt64, stride: UInt64) -> ListNode {
+    let node = make(isLeaf: true, room: count)
+    let labels = node.labelBase
+    var index = 0
+    while index < count {
+      (labels + index).initialize(to: first &+ stride &* UInt64(truncatingIfNeeded: index))
+      index &+= 1
+    }
+    copy(count, from: elements, to: node.elementBase)
+    node.head.pointee.width = Int32(truncatingIfNeeded: count)
+    node.head.pointee.count = count
+    return node
+  }
+
+  /// A branch holding `children`, which must not be empty.
+  @inlinable
+  static func branch(children: some Collection<ListNode>) -> ListNode {
+    let node = make(isLeaf: false, room: children.count)
+    var index = 0
+    var total = 0
+    for child in children {
+      (node.labelBase + index).initialize(to: child.maxLabel)
+      (node.countBase + index).initialize(to: child.count)
+      (node.childBase + index).initialize(to: child)
+      total &+= child.count
+      index &+= 1
+    }
+    node.head.pointee.width = Int32(truncatingIfNeeded: index)
+    node.head.pointee.count = total
+    return node
+  }
+
+  /// The header, through its pointer (no dynamic exclusivity check).
+  @inlinable @inline(__always)
+  var head: UnsafeMutablePointer<ListNodeHeader> { withUnsafeMutablePointerToHeader { $0 } }
+
+  /// How many elements the node holds in all.
+  @inlinable @inline(__always)
+  var count: Int {
+    get { head.pointee.count }
+    set { head.pointee.count = newValue }
+  }
+
+  /// How many entries (elements or children) the node holds.
+  @inlinable @inline(__always)
+  var width: Int { Int(head.pointee.width) }
+
+  /// How many entries the node's storage has room for.
+  @inlinable @inline(__always)
+  var room: Int { Int(head.pointee.room) }
+
+  @inlinable @inline(__always)
+  var isLeaf: Bool { head.pointee.isLeaf }
+
+  @inlinable @inline(__always)
+  var labelBase: UnsafeMutablePointer<UInt64> { withUnsafeMutablePointerToElements { $0 } }
+
+  /// A leaf's elements (only meaningful for a leaf).
+  @inlinable @inline(__always)
+  var elementBase: UnsafeMutablePointer<Element> { Self.elementBase(after: labelBase, room: room) }
+
+  /// A branch's child counts (only meaningful for a branch).
+  @inlinable @inline(__always)
+  var countBase: UnsafeMutablePointer<Int> {
+    UnsafeMutableRawPointer(labelBase + room).assumingMemoryBound(to: Int.self)
+  }
+
+  /// A branch's children (only meaningful for a branch).
+  @inlinable @inline(__always)
+  var childBase: UnsafeMutablePointer<ListNode> {
+    UnsafeMutableRawPointer(labelBase + 2 &* room).assumingMemoryBound(to: ListNode.self)
+  }
+
+  /// A leaf: the label of each element. A branch: the greatest label under
+  /// each child.
+  @inlinable @inline(__always)
+  var labels: UnsafeMutableBufferPointer<UInt64> { UnsafeMutableBufferPointer(start: labelBase, count: width) }
+
+  /// The elements, in order (empty for a branch).
+  @inlinable @inline(__always)
+  var elements: UnsafeMutableBufferPointer<Element> {
+    UnsafeMutableBufferPointer(start: elementBase, count: isLeaf ? width : 0)
+  }
+
+  /// How many elements each child holds (empty for a leaf).
+  @inlinable @inline(__always)
+  var counts: UnsafeMutableBufferPointer<Int> {
+    UnsafeMutableBufferPointer(start: countBase, count: isLeaf ? 0 : width)
+  }
+
+  /// The children, in order (empty for a leaf).
+  @inlinable @inline(__always)
+  var children: UnsafeMutableBufferPointer<ListNode> {
+    UnsafeMutableBufferPointer(start: childBase, count: isLeaf ? 0 : width)
+  }
+
+  // MARK: Copying and moving entries
+
+  /// A copy of this node, made because a write is about to change it while
+  /// another list shares it, with room for `extra` more entries: the
+  /// elements or the children are copied (each child retained) by code
+  /// specialized for the element type.
+  @inlinable
+  func copy(extra: Int = 0) -> ListNode {
+    let width = self.width
+    let isLeaf = self.isLeaf
+    let node = Self.make(isLeaf: isLeaf, room: width &+ extra)
+    node.labelBase.initialize(from: labelBase, count: width)
+    if isLeaf {
+      Self.copy(width, from: elementBase, to: node.elementBase)
+    } else {
+      node.countBase.initialize(from: countBase, count: width)
+      Self.copy(width, from: childBase, to: node.childBase)
+    }
+    node.head.pointee.width = Int32(truncatingIfNeeded: width)
+    node.head.pointee.count = count
+    return node
+  }
+
+  /// Copies `count` items: trivial ones as one block, others one at a time,
+  /// so that the copy is specialized for their type (a bulk
+  /// `initialize(from:count:)` of a non-trivial type goes through the
+  /// runtime's generic array copy).
+  @inlinable @inline(__always)
+  static func copy<Item>(_ count: Int, from source: UnsafePointer<Item>, to target: UnsafeMutablePointer<Item>) {
+    if _isPOD(Item.self) {
+      target.initialize(from: source, count: count)
+      return
+    }
+    var index = 0
+    while index < count {
+      (target + index).initialize(to: source[index])
+      index &+= 1
+    }
+  }
+
+  @inlinable @inline(__always)
+  static func copy<Item>(_ count: Int, from source: UnsafeMutablePointer<Item>, to target: UnsafeMutablePointer<Item>) {
+    copy(count, from: UnsafePointer(source), to: target)
+  }
+
+  /// Makes `node` (uniquely referenced) able to hold `extra` more entries,
+  /// moving its entries into a larger node when its storage is full.
+  @inlinable
+  static func reserve(_ node: inout ListNode, extra: Int) {
+    let width = node.width
+    let needed = width &+ extra
+    guard needed > node.room else { return }
+    let maxRoom = node.maxWidth &+ 1
+    let room = Swift.max(needed, Swift.min(Swift.max(node.room &* 2, 4), maxRoom))
+    let grown = make(isLeaf: node.isLeaf, room: room)
+    transfer(from: node, 0..<width, to: grown, at: 0, consuming: true)
+    grown.count = node.count
+    node.count = 0
+    node = grown
+  }
+
+  /// Moves (`consuming`, then `source` must be uniquely referenced and
+  /// closes the gap) or copies the entries `range` of `source` into
+  /// `target` (uniquely referenced, with room for them) at `position`,
+  /// after shifting `target`'s entries from there. Counts are left to the
+  /// caller.
+  @inlinable
+  static func transfer(from source: ListNode, _ range: Range<Int>, to target: ListNode, at position: Int, consuming: Bool) {
+    let moved = range.count
+    let targetWidth = target.width
+    let tail = targetWidth &- position
+    let from = range.lowerBound
+    func shift<Item>(_ base: UnsafeMutablePointer<Item>, _ sourceBase: UnsafeMutablePointer<Item>) {
+      if tail > 0 { (base + position + moved).moveInitialize(from: base + position, count: tail) }
+      if consuming {
+        (base + position).moveInitialize(from: sourceBase + from, count: moved)
+      } else {
+        copy(moved, from: sourceBase + from, to: base + position)
+      }
+    }
+    shift(target.labelBase, source.labelBase)
+    if target.isLeaf {
+      shift(target.elementBase, source.elementBase)
+    } else {
+      shift(target.countBase, source.countBase)
+      shift(target.childBase, source.childBase)
+    }
+    target.head.pointee.width = Int32(truncatingIfNeeded: targetWidth &+ moved)
+    guard consuming else { return }
+    let sourceWidth = source.width
+    let after = sourceWidth &- range.upperBound
+    if after > 0 {
+      (source.labelBase + from).moveInitialize(from: source.labelBase + range.upperBound, count: after)
+      if source.isLeaf {
+        (source.elementBase + from).moveInitialize(from: source.elementBase + range.upperBound, count: after)
+      } else {
+        (source.countBase + from).moveInitialize(from: source.countBase + range.upperBound, count: after)
+        (source.childBase + from).moveInitialize(from: source.childBase + range.upperBound, count: after)
+      }
+    }
+    source.head.pointee.width = Int32(truncatingIfNeeded: sourceWidth &- moved)
+  }
+
+  /// Inserts `element` labelled `label` at `index` of this leaf (uniquely
+  /// referenced, with room for it). The count is left to the caller.
+  @inlinable
+  func insertElement(_ element: Element, label: UInt64, at index: Int) {
+    let width = self.width
+    let tail = width &- index
+    let labels = labelBase
+    let elements = elementBase
+    if tail > 0 {
+      (labels + (index &+ 1)).moveInitialize(from: labels + index, count: tail)
+      (elements + (index &+ 1)).moveInitialize(from: elements + index, count: tail)
+    }
+    (labels + index).initialize(to: label)
+    (elements + index).initialize(to: element)
+    head.pointee.width = Int32(truncatingIfNeeded: width &+ 1)
+  }
+
+  /// Removes the element at `index` of this leaf (uniquely referenced).
+  /// The count is left to the caller.
+  @inlinable
+  func removeElement(at index: Int) -> (element: Element, label: UInt64) {
+    let width = self.width
+    let labels = labelBase
+    let elements = elementBase
+    let removed = ((elements + index).move(), (labels + index).move())
+    let tail = width &- index &- 1
+    if tail > 0 {
+      (labels + index).moveInitialize(from: labels + (index &+ 1), count: tail)
+      (elements + index).moveInitialize(from: elements + (index &+ 1), count: tail)
+    }
+    head.pointee.width = Int32(truncatingIfNeeded: width &- 1)
+    return removed
+  }
+
+  /// Inserts `child` at `index` of this branch (uniquely referenced, with
+  /// room for it), with its count and greatest label. This node's count is
+  /// left to the caller.
+  @inlinable
+  func insertChild(_ child: ListNode, at index: Int) {
+    let width = self.width
+    let tail = width &- index
+    let labels = labelBase
+    let counts = countBase
+    let children = childBase
+    if tail > 0 {
+      (labels + (index &+ 1)).moveInitialize(from: labels + index, count: tail)
+      (counts + (index &+ 1)).moveInitialize(from: counts + index, count: tail)
+      (children + (index &+ 1)).moveInitialize(from: children + index, count: tail)
+    }
+    (labels + index).initialize(to: child.maxLabel)
+    (counts + index).initialize(to: child.count)
+    (children + index).initialize(to: child)
+    head.pointee.width = Int32(truncatingIfNeeded: width &+ 1)
+  }
+
+  /// Removes the child at `index` of this branch (uniquely referenced).
+  /// This node's count is left to the caller.
+  @inlinable
+  func removeChild(at index: Int) {
+    let width = self.width
+    let labels = labelBase
+    let counts = countBase
+    let children = childBase
+    (children + index).deinitialize(count: 1)
+    let tail = width &- index &- 1
+    if tail > 0 {
+      (labels + index).moveInitialize(from: labels + (index &+ 1), count: tail)
+      (counts + index).moveInitialize(from: counts + (index &+ 1), count: tail)
+      (children + index).moveInitialize(from: children + (index &+ 1), count: tail)
+    }
+    head.pointee.width = Int32(truncatingIfNeeded: width &- 1)
+  }
+
+  // MARK: Shape
 
   /// Elements per leaf at most. A write held against an older copy copies
   /// one leaf, so this bounds the elements copied per write.
@@ -94,16 +381,15 @@ final class ListNode<Element> {
   /// Children per branch at most.
   @inlinable static var branchCapacity: Int { 64 }
   /// A node (other than the root) with fewer entries than a quarter of its
-  /// capacity is merged with or refilled from a sibling.
-  @inlinable var minimumFill: Int { capacity / 4 }
+  /// maximum width is merged with or refilled from a sibling.
+  @inlinable var minimumFill: Int { maxWidth / 4 }
 
   /// The greatest label in the node (which must not be empty).
-  @inlinable var maxLabel: UInt64 { labels[labels.count &- 1] }
+  @inlinable var maxLabel: UInt64 { labelBase[width &- 1] }
 
-  /// How many entries (elements or children) the node holds.
-  @inlinable var width: Int { isLeaf ? elements.count : children.count }
-
-  @inlinable var capacity: Int { isLeaf ? Self.leafCapacity : Self.branchCapacity }
+  /// How many entries the node may hold (one more, briefly, before it
+  /// splits).
+  @inlinable var maxWidth: Int { isLeaf ? Self.leafCapacity : Self.branchCapacity }
 
   /// The child holding position `index` and the position within it; an
   /// `index` equal to the count lands at the end of the last child.
@@ -119,28 +405,27 @@ final class ListNode<Element> {
   @inlinable
   func child(containing index: Int) -> (child: Int, offset: Int) {
     let total = count
-    return counts.withUnsafeBufferPointer { counts in
-      let last = counts.count &- 1
-      var child = total > 0 ? Swift.min(index &* counts.count / total, last) : 0
-      // Sum from the nearer end: the counts add up to `total`.
-      var before = 0
-      if child &<< 1 <= counts.count {
-        for position in 0..<child { before &+= counts[position] }
-      } else {
-        var after = 0
-        for position in child..<counts.count { after &+= counts[position] }
-        before = total &- after
-      }
-      while child > 0 && before > index {
-        child &-= 1
-        before &-= counts[child]
-      }
-      while child < last && index &- before >= counts[child] {
-        before &+= counts[child]
-        child &+= 1
-      }
-      return (child, index &- before)
+    let counts = self.counts
+    let last = counts.count &- 1
+    var child = total > 0 ? Swift.min(index &* counts.count / total, last) : 0
+    // Sum from the nearer end: the counts add up to `total`.
+    var before = 0
+    if child &<< 1 <= counts.count {
+      for position in 0..<child { before &+= counts[position] }
+    } else {
+      var after = 0
+      for position in child..<counts.count { after &+= counts[position] }
+      before = total &- after
     }
+    while child > 0 && before > index {
+      child &-= 1
+      before &-= counts[child]
+    }
+    while child < last && index &- before >= counts[child] {
+      before &+= counts[child]
+      child &+= 1
+    }
+    return (child, index &- before)
   }
 
   /// The child whose labels may include `label`: the first whose greatest
@@ -148,7 +433,8 @@ final class ListNode<Element> {
   /// not below it), or `nil` when every label is below it.
   @inlinable @inline(__always)
   func child(forLabel label: UInt64) -> Int? {
-    let index = labels.withUnsafeBufferPointer { Self.firstIndex(notBelow: label, in: $0) }
+    let labels = UnsafeBufferPointer(self.labels)
+    let index = Self.firstIndex(notBelow: label, in: labels)
     return index < labels.count ? index : nil
   }
 
@@ -219,27 +505,22 @@ final class ListNode<Element> {
   /// Refreshes the count and greatest label kept for child `index`.
   @inlinable
   func refresh(child index: Int) {
-    let child = children[index]
-    counts[index] = child.count
-    labels[index] = child.maxLabel
+    let child = childBase[index]
+    countBase[index] = child.count
+    labelBase[index] = child.maxLabel
   }
 
-  /// Moves the second half of this overfull node into a new right sibling.
+  /// Moves the second half of this overfull node (uniquely referenced)
+  /// into a new right sibling.
   @inlinable
   func split() -> ListNode {
+    let width = self.width
     let half = width / 2
-    if isLeaf {
-      let right = ListNode(labels: ContiguousArray(labels[half...]), elements: ContiguousArray(elements[half...]))
-      labels.removeSubrange(half...)
-      elements.removeSubrange(half...)
-      count = elements.count
-      return right
-    }
-    let right = ListNode(children: ContiguousArray(children[half...]))
-    children.removeSubrange(half...)
-    labels.removeSubrange(half...)
-    counts.removeSubrange(half...)
-    count -= right.count
+    let right = Self.make(isLeaf: isLeaf, room: room)
+    let movedCount = isLeaf ? width &- half : counts[half...].reduce(0, &+)
+    Self.transfer(from: self, half..<width, to: right, at: 0, consuming: true)
+    right.count = movedCount
+    count &-= movedCount
     return right
   }
 }

@@ -23,20 +23,47 @@ extension PersistentList where Element: Equatable {
   static func equal(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
     if a === b { return true }
     visited &+= 1
-    if a.isLeaf && b.isLeaf { return a.elements == b.elements }
-    if !a.isLeaf && !b.isLeaf && a.counts == b.counts {
+    if a.isLeaf && b.isLeaf { return a.width == b.width && equalElements(a.elementBase, b.elementBase, count: a.width) }
+    if !a.isLeaf && !b.isLeaf && a.width == b.width {
       // Children aligned one to one (the common case: two versions that
       // differ by writes in place): skip the shared ones by identity,
-      // without retaining them, and open only those that differ.
-      let width = a.children.count
+      // without retaining them, and open only those that differ. A shared
+      // child holds as many elements on both sides, so only the counts of
+      // differing children are compared: while they match, each pair
+      // covers the same positions on both sides.
+      let width = a.width
       var index = firstDifferingChild(a, b, from: 0)
       while index < width {
-        if !equal(a.children[index], b.children[index], visited: &visited) { return false }
+        if a.countBase[index] != b.countBase[index] { return equalRuns(a, b, visited: &visited) }
+        if !equal(a.childBase[index], b.childBase[index], visited: &visited) { return false }
         index = firstDifferingChild(a, b, from: index &+ 1)
       }
       return true
     }
-    return equalRuns(a.isLeaf ? [a] : a.children, b.isLeaf ? [b] : b.children, visited: &visited)
+    return equalRuns(a, b, visited: &visited)
+  }
+
+  /// Whether two nodes holding as many elements hold equal ones, compared
+  /// as runs of children (or a leaf each) that need not line up.
+  @inlinable
+  static func equalRuns(_ a: ListNode<Element>, _ b: ListNode<Element>, visited: inout Int) -> Bool {
+    equalRuns(
+      a.isLeaf ? [a] : ContiguousArray(a.children), b.isLeaf ? [b] : ContiguousArray(b.children), visited: &visited)
+  }
+
+  /// Whether the `count` items from `x` equal those from `y`, read in
+  /// place (a sequence algorithm over the buffers copies each element out,
+  /// retaining what it holds).
+  @inlinable @inline(__always)
+  static func equalElements<Item: Equatable>(
+    _ x: UnsafeMutablePointer<Item>, _ y: UnsafeMutablePointer<Item>, count: Int
+  ) -> Bool {
+    var index = 0
+    while index < count {
+      if x[index] != y[index] { return false }
+      index &+= 1
+    }
+    return true
   }
 
   /// The first position from `start` where the branches `a` and `b`,
@@ -44,9 +71,7 @@ extension PersistentList where Element: Equatable {
   /// no reference counting); their width when there is none.
   @inlinable
   static func firstDifferingChild(_ a: ListNode<Element>, _ b: ListNode<Element>, from start: Int) -> Int {
-    a.children.withUnsafeBytes { left in
-      b.children.withUnsafeBytes { right in firstDifferingWord(left, right, from: start) }
-    }
+    firstDifferingWord(UnsafeRawBufferPointer(a.children), UnsafeRawBufferPointer(b.children), from: start)
   }
 
   /// Whether two sequences of nodes holding as many elements in all hold
@@ -126,7 +151,7 @@ extension PersistentList where Element: Equatable {
       let x = left[leftLeaf].elements
       let y = right[rightLeaf].elements
       let run = Swift.min(x.count - leftOffset, y.count - rightOffset)
-      if !x[leftOffset..<(leftOffset + run)].elementsEqual(y[rightOffset..<(rightOffset + run)]) { return false }
+      if !equalElements(x.baseAddress! + leftOffset, y.baseAddress! + rightOffset, count: run) { return false }
       leftOffset &+= run
       rightOffset &+= run
       if leftOffset == x.count {
@@ -180,7 +205,7 @@ extension PersistentList {
     var previousLabel: UInt64?
     var leafDepth: Int?
     func visit(_ node: ListNode<Element>, depth: Int, isRoot: Bool) {
-      if node.width > node.capacity { problems.append("node over capacity: \(node.width)") }
+      if node.width > node.maxWidth || node.width > node.room { problems.append("node over capacity: \(node.width)") }
       if !isRoot && node.width < node.minimumFill { problems.append("node under minimum fill: \(node.width)") }
       if node.isLeaf {
         if let leafDepth, leafDepth != depth { problems.append("leaves at depths \(leafDepth) and \(depth)") }

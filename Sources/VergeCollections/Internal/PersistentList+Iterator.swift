@@ -94,7 +94,8 @@ extension PersistentList {
       if _fastPath(next < siblingCount) {
         child = next
         // See `root`: the storage outlives the walk and does not change.
-        return siblings.unsafelyUnwrapped[next].elements.withUnsafeBufferPointer { $0 }
+        let leaf = siblings.unsafelyUnwrapped[next]
+        return UnsafeBufferPointer(start: leaf.elementBase, count: leaf.width)
       }
       return nextBranch()
     }
@@ -115,14 +116,14 @@ extension PersistentList {
       while !node.isLeaf {
         let (index, inner) = node.child(containing: offset)
         // See `root`: the storage outlives the walk and does not change.
-        siblings = node.children.withUnsafeBufferPointer { $0.baseAddress }
-        siblingCount = node.children.count
+        siblings = UnsafePointer(node.childBase)
+        siblingCount = node.width
         child = index
         siblingsEnd = start &- offset &+ node.count
-        node = node.children[index]
+        node = node.childBase[index]
         offset = inner
       }
-      return node.elements.withUnsafeBufferPointer { $0 }
+      return UnsafeBufferPointer(start: node.elementBase, count: node.width)
     }
   }
 

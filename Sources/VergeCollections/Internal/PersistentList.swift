@@ -16,7 +16,7 @@ struct PersistentList<Element> {
 
   @inlinable
   init() {
-    root = ListNode(labels: [], elements: [])
+    root = ListNode.emptyLeaf()
   }
 
   /// A list of `elements` labelled evenly around the middle of the label
@@ -28,17 +28,19 @@ struct PersistentList<Element> {
     let (first, stride) = Self.freshLabels(count: elements.count)
     var level: ContiguousArray<ListNode<Element>> = []
     level.reserveCapacity(elements.count / ListNode<Element>.leafCapacity + 1)
-    var start = 0
-    while start < elements.count {
-      let end = Swift.min(start + ListNode<Element>.leafCapacity, elements.count)
-      var labels = ContiguousArray<UInt64>()
-      labels.reserveCapacity(end - start)
-      for offset in start..<end { labels.append(first &+ stride &* UInt64(offset)) }
-      level.append(ListNode(labels: labels, elements: ContiguousArray(elements[start..<end])))
-      start = end
+    elements.withUnsafeBufferPointer { elements in
+      var start = 0
+      while start < elements.count {
+        let end = Swift.min(start + ListNode<Element>.leafCapacity, elements.count)
+        level.append(
+          ListNode.leaf(
+            copying: elements.baseAddress.unsafelyUnwrapped + start, count: end - start,
+            first: first &+ stride &* UInt64(start), stride: stride))
+        start = end
+      }
     }
     guard !level.isEmpty else {
-      root = ListNode(labels: [], elements: [])
+      root = ListNode.emptyLeaf()
       return
     }
     while level.count > 1 {
@@ -46,7 +48,7 @@ struct PersistentList<Element> {
       var index = 0
       while index < level.count {
         let end = Swift.min(index + ListNode<Element>.branchCapacity, level.count)
-        parents.append(ListNode(children: ContiguousArray(level[index..<end])))
+        parents.append(ListNode.branch(children: level[index..<end]))
         index = end
       }
       level = parents
@@ -113,7 +115,7 @@ struct PersistentList<Element> {
         guard !node.isLeaf else { return nil }
         let (child, inner) = node.child(containing: offset)
         offset = inner
-        return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
+        return Unmanaged.passUnretained(node.childBase[child])
       }
       guard let next else { break }
       node = next
@@ -146,16 +148,15 @@ struct PersistentList<Element> {
         guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
         // The elements before the child, summed from the nearer end.
         let total = node.count
-        node.counts.withUnsafeBufferPointer { counts in
-          if child &<< 1 <= counts.count {
-            for before in 0..<child { index &+= counts[before] }
-          } else {
-            var after = 0
-            for position in child..<counts.count { after &+= counts[position] }
-            index &+= total &- after
-          }
+        let counts = node.counts
+        if child &<< 1 <= counts.count {
+          for before in 0..<child { index &+= counts[before] }
+        } else {
+          var after = 0
+          for position in child..<counts.count { after &+= counts[position] }
+          index &+= total &- after
         }
-        return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
+        return Unmanaged.passUnretained(node.childBase[child])
       }
       guard let next else { break }
       node = next
@@ -181,16 +182,16 @@ struct PersistentList<Element> {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
         guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
-        return node.children.withUnsafeBufferPointer { Unmanaged.passUnretained($0[child]) }
+        return Unmanaged.passUnretained(node.childBase[child])
       }
       guard let next else { break }
       node = next
     }
     return node._withUnsafeGuaranteedRef { node in
-      guard let offset = node.child(forLabel: label), node.labels[offset] == label else {
+      guard let offset = node.child(forLabel: label), node.labelBase[offset] == label else {
         fatalError("IdentifiedArray: label not found")
       }
-      return node.elements[offset]
+      return node.elementBase[offset]
     }
   }
 
@@ -217,20 +218,43 @@ struct PersistentList<Element> {
   static func update<Result>(
     _ node: inout ListNode<Element>, at index: Int, _ body: (inout Element) throws -> Result
   ) rethrows -> Result {
-    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
-    if node.isLeaf { return try body(&node.elements[index]) }
+    if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+    if node.isLeaf { return try body(&node.elementBase[index]) }
     let (child, offset) = node.child(containing: index)
-    return try update(&node.children[child], at: offset, body)
+    return try update(&node.childBase[child], at: offset, body)
+  }
+
+  /// The element labelled `label` (which must be present), in storage of
+  /// this list's own: every node on the path is made uniquely referenced,
+  /// so that the caller may write the element in place. The pointer holds
+  /// no reference (the list keeps the leaf alive) and is valid until the
+  /// list is next changed or released.
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueElement(label: UInt64) -> UnsafeMutablePointer<Element> {
+    let (leaf, offset) = uniqueLeaf(label: label)
+    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
+  }
+
+  /// The element at `index`, in storage of this list's own (see
+  /// ``uniqueElement(label:)``).
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueElement(index: Int) -> UnsafeMutablePointer<Element> {
+    let (leaf, offset) = uniqueLeaf(index: index)
+    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
   }
 
   /// The leaf holding the element labelled `label` (which must be present)
   /// and its offset there, after making every node on the path uniquely
-  /// referenced, so that the caller may write the element in place.
+  /// referenced; the leaf is not retained (the list keeps it alive).
   ///
   /// - Complexity: O(log n).
   @inlinable
-  mutating func uniqueLeaf(label: UInt64) -> (leaf: ListNode<Element>, offset: Int) {
-    if !isKnownUniquelyReferenced(&root) { root = ListNode(copying: root) }
+  mutating func uniqueLeaf(label: UInt64) -> (leaf: Unmanaged<ListNode<Element>>, offset: Int) {
+    if !isKnownUniquelyReferenced(&root) { root = root.copy() }
     // The descent holds no reference to the nodes it passes: each is kept
     // by its parent, which it has just made unique, so the path costs no
     // reference counting.
@@ -239,36 +263,42 @@ struct PersistentList<Element> {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
         guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
-        return node.children.withUnsafeMutableBufferPointer { children in
-          let slot = children.baseAddress! + child
-          if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = ListNode(copying: slot.pointee) }
-          return Unmanaged.passUnretained(slot.pointee)
-        }
+        let slot = node.childBase + child
+        if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.copy() }
+        return Unmanaged.passUnretained(slot.pointee)
       }
       guard let next else { break }
       node = next
     }
-    let leaf = node.takeUnretainedValue()
-    guard let offset = leaf.child(forLabel: label), leaf.labels[offset] == label else {
-      fatalError("IdentifiedArray: label not found")
+    let offset = node._withUnsafeGuaranteedRef { leaf in
+      guard let offset = leaf.child(forLabel: label), leaf.labelBase[offset] == label else {
+        fatalError("IdentifiedArray: label not found")
+      }
+      return offset
     }
-    return (leaf, offset)
+    return (node, offset)
   }
 
   /// The leaf holding position `index` and the offset there, after making
-  /// every node on the path uniquely referenced.
+  /// every node on the path uniquely referenced; the leaf is not retained
+  /// (the list keeps it alive).
   ///
   /// - Complexity: O(log n).
   @inlinable
-  mutating func uniqueLeaf(index: Int) -> (leaf: ListNode<Element>, offset: Int) {
-    if !isKnownUniquelyReferenced(&root) { root = ListNode(copying: root) }
-    var node = root
+  mutating func uniqueLeaf(index: Int) -> (leaf: Unmanaged<ListNode<Element>>, offset: Int) {
+    if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+    var node = Unmanaged.passUnretained(root)
     var offset = index
-    while !node.isLeaf {
-      let (child, inner) = node.child(containing: offset)
-      node.makeChildUnique(child)
-      node = node.children[child]
-      offset = inner
+    while true {
+      let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
+        guard !node.isLeaf else { return nil }
+        let (child, inner) = node.child(containing: offset)
+        node.makeChildUnique(child)
+        offset = inner
+        return Unmanaged.passUnretained(node.childBase[child])
+      }
+      guard let next else { break }
+      node = next
     }
     return (node, offset)
   }
@@ -280,19 +310,19 @@ struct PersistentList<Element> {
   @inlinable
   mutating func insert(_ element: Element, label: UInt64, at index: Int) {
     if let right = Self.insert(&root, element, label: label, at: index) {
-      root = ListNode(children: [root, right])
+      root = ListNode.branch(children: [root, right])
     }
   }
 
   /// Returns the new right sibling when `node` had to split.
   @inlinable
   static func insert(_ node: inout ListNode<Element>, _ element: Element, label: UInt64, at index: Int) -> ListNode<Element>? {
-    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    if !isKnownUniquelyReferenced(&node) { node = node.copy(extra: 1) }
     if node.isLeaf {
+      ListNode.reserve(&node, extra: 1)
       node.count += 1
-      node.elements.insert(element, at: index)
-      node.labels.insert(label, at: index)
-      return node.elements.count > ListNode<Element>.leafCapacity ? node.split() : nil
+      node.insertElement(element, label: label, at: index)
+      return node.width > ListNode<Element>.leafCapacity ? node.split() : nil
     }
     var (child, offset) = node.child(containing: index)
     // At the boundary of two children the element may end the left one or
@@ -304,19 +334,18 @@ struct PersistentList<Element> {
       offset = node.counts[child]
     }
     node.count += 1
-    let right = insert(&node.children[child], element, label: label, at: offset)
+    let right = insert(&node.childBase[child], element, label: label, at: offset)
     guard let right else {
       // The child grew by one and its greatest label changed only if
       // `label` is the new greatest.
-      node.counts.withUnsafeMutableBufferPointer { $0[child] &+= 1 }
-      if label > node.labels[child] { node.labels[child] = label }
+      node.countBase[child] &+= 1
+      if label > node.labelBase[child] { node.labelBase[child] = label }
       return nil
     }
     node.refresh(child: child)
-    node.children.insert(right, at: child + 1)
-    node.counts.insert(right.count, at: child + 1)
-    node.labels.insert(right.maxLabel, at: child + 1)
-    return node.children.count > ListNode<Element>.branchCapacity ? node.split() : nil
+    ListNode.reserve(&node, extra: 1)
+    node.insertChild(right, at: child + 1)
+    return node.width > ListNode<Element>.branchCapacity ? node.split() : nil
   }
 
   /// Removes the element at `index`.
@@ -327,32 +356,32 @@ struct PersistentList<Element> {
   @discardableResult
   mutating func remove(at index: Int) -> (element: Element, label: UInt64) {
     let removed = Self.remove(&root, at: index)
-    if !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+    if !root.isLeaf && root.width == 1 { root = root.childBase[0] }
     return removed
   }
 
   @inlinable
   static func remove(_ node: inout ListNode<Element>, at index: Int) -> (element: Element, label: UInt64) {
-    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     if node.isLeaf {
       node.count -= 1
-      return (node.elements.remove(at: index), node.labels.remove(at: index))
+      return node.removeElement(at: index)
     }
     let (child, offset) = node.child(containing: index)
     node.count -= 1
-    let removed = remove(&node.children[child], at: offset)
-    let (width, minimumFill) = node.children.withUnsafeBufferPointer { ($0[child].width, $0[child].minimumFill) }
+    let removed = remove(&node.childBase[child], at: offset)
+    let (width, minimumFill) = (node.childBase[child].width, node.childBase[child].minimumFill)
     if width < minimumFill {
       node.rebalance(child: child)
     } else {
       // The child shrank by one and its greatest label changed only if
       // the removed label was the greatest.
-      node.counts.withUnsafeMutableBufferPointer { $0[child] &-= 1 }
-      if removed.label == node.labels[child] { node.refresh(child: child) }
+      node.countBase[child] &-= 1
+      if removed.label == node.labelBase[child] { node.refresh(child: child) }
     }
-    if node.children.count == 1 && node.children[0].count == 0 {
+    if node.width == 1 && node.childBase[0].count == 0 {
       // The root's only leaf emptied: become an empty leaf.
-      node = ListNode(labels: [], elements: [])
+      node = ListNode.emptyLeaf()
     }
     return removed
   }
@@ -451,9 +480,9 @@ struct PersistentList<Element> {
       relabel(&node, next: &next, stride: stride, relabelled)
       return
     }
-    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     let (child, offset) = node.child(containing: index)
-    relabel(&node.children[child], depth: depth - 1, index: offset, next: &next, stride: stride, relabelled)
+    relabel(&node.childBase[child], depth: depth - 1, index: offset, next: &next, stride: stride, relabelled)
     node.refresh(child: child)
   }
 
@@ -462,7 +491,7 @@ struct PersistentList<Element> {
   static func relabel(
     _ node: inout ListNode<Element>, next: inout UInt64, stride: UInt64, _ relabelled: (Element, UInt64) -> Void
   ) {
-    if !isKnownUniquelyReferenced(&node) { node = ListNode(copying: node) }
+    if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     if node.isLeaf {
       for position in node.labels.indices {
         node.labels[position] = next
@@ -472,8 +501,8 @@ struct PersistentList<Element> {
       return
     }
     for child in node.children.indices {
-      relabel(&node.children[child], next: &next, stride: stride, relabelled)
-      node.labels[child] = node.children[child].maxLabel
+      relabel(&node.childBase[child], next: &next, stride: stride, relabelled)
+      node.labelBase[child] = node.childBase[child].maxLabel
     }
   }
 }

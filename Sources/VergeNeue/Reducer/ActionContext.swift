@@ -17,7 +17,6 @@
 /// the action runs.
 public struct ActionContext<Reducer: ReducerType>: Sendable {
   let engine: ReducerEngine<Reducer>
-  let access: any FragmentAccess<Reducer.TargetState>
   /// The dispatch this context belongs to.
   public let action: ActionInfo
 
@@ -27,7 +26,7 @@ public struct ActionContext<Reducer: ReducerType>: Sendable {
   /// The current state (of the scoped fragment, for a scoped store).
   ///
   /// - Complexity: O(1): a short lock to take a copy-on-write snapshot.
-  public var state: Reducer.TargetState { access.read() }
+  public var state: Reducer.TargetState { engine.access.read() }
 
   /// Commits a mutation of the reducer, through the store's middlewares.
   ///
@@ -37,7 +36,7 @@ public struct ActionContext<Reducer: ReducerType>: Sendable {
   ///
   /// - Parameter mutation: Picks the mutation from the reducer.
   public func commit(_ mutation: (Reducer) -> ReducerMutation<Reducer.TargetState>) {
-    engine.commit(mutation(engine.reducer), on: access)
+    engine.commitThroughPipeline(mutation(engine.reducer))
   }
 
   /// Runs another action of the reducer and waits for it.
@@ -50,7 +49,7 @@ public struct ActionContext<Reducer: ReducerType>: Sendable {
   public func dispatch<Result: Sendable>(
     _ action: (Reducer) -> ReducerAction<Reducer, Result>
   ) async throws -> Result {
-    try await engine.dispatch(action(engine.reducer), on: access)
+    try await engine.dispatch(action(engine.reducer))
   }
 
   /// Sends a one-off event to the store's activity subscribers.

@@ -1,15 +1,32 @@
 import Verge
 import Synchronization
 
-/// The machinery shared by `ReducerStore` and `ScopedStore`: the reducer,
-/// the middleware pipeline, the event observers and the in-flight count.
-/// The state it works on is passed in as a `FragmentAccess`.
+/// The one implementation of a method-reducer store, which `ReducerStore`
+/// and `ScopedStore` forward to: the reducer, where its state is, the
+/// middleware pipeline, the event observers and the in-flight count.
+///
+/// The two stores differ only in stored values: `access`, the whole state
+/// of a core store or a scope's part of its root's, and how a mutation
+/// reaches the core store when no one needs to see it (`core` for a
+/// `ReducerStore`, `commitDirectly` for a scope).
 @usableFromInline
 final class ReducerEngine<Reducer: ReducerType>: Sendable {
-  typealias State = Reducer.TargetState
+  @usableFromInline typealias State = Reducer.TargetState
   typealias Message = ReducerMessage<State>
 
   @usableFromInline let reducer: Reducer
+  /// Where the state is: the whole state of a `ReducerStore`'s core store,
+  /// or a `ScopedStore`'s part of its root's (through the root's pipeline).
+  let access: any FragmentAccess<State>
+  /// For a `ReducerStore` without commit middlewares (which see each
+  /// mutation's name): its core store, into which a mutation that nothing
+  /// in the pipeline needs to see goes straight; `nil` otherwise.
+  @usableFromInline let core: Store<State, Reducer.TargetActivity>?
+  /// For a scope: commits a mutation straight into its root's core store,
+  /// specialized where the scope was made, when nothing in the root's
+  /// pipeline needs to see it; returns `false` (having done nothing)
+  /// otherwise, and always for a `ReducerStore`.
+  @usableFromInline let commitDirectly: @Sendable (ReducerMutation<State>) -> Bool
   let chain: MiddlewareChain<Message, State>
   /// Whether the store has middlewares; fixed at creation.
   @usableFromInline let hasMiddlewares: Bool
@@ -26,15 +43,21 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
 
   init(
     reducer: Reducer,
+    access: any FragmentAccess<State>,
+    core: Store<State, Reducer.TargetActivity>? = nil,
+    commitDirectly: @escaping @Sendable (ReducerMutation<State>) -> Bool = { _ in false },
     middlewares: [Middleware<Message, State>],
     taskManager: TaskManager,
     announce: (@Sendable (ActionInfo) async throws -> Void)? = nil,
     sendActivity: @escaping @Sendable (Reducer.TargetActivity) -> Void,
     dependencies: DependencyValues
   ) {
+    self.reducer = reducer
+    self.access = access
+    self.core = core
+    self.commitDirectly = commitDirectly
     self.dependencies = dependencies
     self.announce = announce
-    self.reducer = reducer
     self.chain = MiddlewareChain(middlewares: middlewares)
     hasMiddlewares = !middlewares.isEmpty
     self.taskManager = taskManager
@@ -48,11 +71,39 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   @inlinable
   var commitsDirectly: Bool { !hasMiddlewares && observers.isEmpty }
 
-  func commit(_ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>) {
+  /// How a scope at `keyPath` of this store commits directly: into the
+  /// same core store, at the key path, under the same conditions.
+  @inlinable
+  func commitDirectly<Child: Equatable & Sendable>(
+    at keyPath: WritableKeyPath<State, Child> & Sendable
+  ) -> @Sendable (ReducerMutation<Child>) -> Bool {
+    if let core {
+      let field = StateField(keyPath)
+      return { [self] mutation in
+        // As `ReducerStore.commit(_:)`.
+        guard commitsDirectly else { return false }
+        core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
+          ref.modify { field.modify(&$0, mutation.body) }
+        }
+        return true
+      }
+    }
+    let parent = commitDirectly
+    return { mutation in
+      parent(
+        ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
+          mutation.body(&$0[keyPath: keyPath])
+        })
+    }
+  }
+
+  /// Commits through the middlewares and event observers.
+  @usableFromInline
+  func commitThroughPipeline(_ mutation: ReducerMutation<State>) {
     if chain.isEmpty {
-      apply(mutation, on: access)
+      apply(mutation)
     } else {
-      run(.mutation(mutation), on: access, admission: nil)
+      run(.mutation(mutation), admission: nil)
     }
   }
 
@@ -63,10 +114,7 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// - Parameter reported: Receives where the state after the commit is,
   ///   for the time of the call; for the middlewares' terminal, which
   ///   returns it.
-  private func apply(
-    _ mutation: ReducerMutation<State>, on access: any FragmentAccess<State>,
-    after reported: ((UnsafePointer<State>) -> Void)? = nil
-  ) {
+  private func apply(_ mutation: ReducerMutation<State>, after reported: ((UnsafePointer<State>) -> Void)? = nil) {
     if observers.isEmpty && chain.isEmpty {
       access.commit(mutation)
       return
@@ -80,12 +128,11 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   // MARK: - Actions
 
   func dispatch<Result>(
-    _ action: ReducerAction<Reducer, Result>,
-    on access: any FragmentAccess<State>
+    _ action: ReducerAction<Reducer, Result>
   ) async throws -> Result {
     let info = begin(action)
     defer { inFlight.end() }
-    return try await run(action, info, on: access)
+    return try await run(action, info)
   }
 
   /// Starts `action` in a task of its own and returns the task at once.
@@ -98,13 +145,12 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// releases) the task is enqueued instead. Either way the action counts
   /// as in flight from the moment this returns.
   func start<Result>(
-    _ action: ReducerAction<Reducer, Result>,
-    on access: any FragmentAccess<State>
+    _ action: ReducerAction<Reducer, Result>
   ) -> Task<Result, any Error> {
     let info = begin(action)
     let operation: @Sendable () async throws -> Result = { [self] in
       defer { inFlight.end() }
-      return try await run(action, info, on: access)
+      return try await run(action, info)
     }
     if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
       return Task.immediate(operation: operation)
@@ -124,17 +170,16 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
 
   private func run<Result>(
     _ action: ReducerAction<Reducer, Result>,
-    _ info: ActionInfo,
-    on access: any FragmentAccess<State>
+    _ info: ActionInfo
   ) async throws -> Result {
     if let announce {
       try await announce(info)
     } else {
-      try await admitThroughPipeline(info, on: access)
+      try await admitThroughPipeline(info)
     }
     observers.emit(.actionStarted(info))
     do {
-      let context = ActionContext(engine: self, access: access, action: info)
+      let context = ActionContext(engine: self, action: info)
       let result = try await DependencyValues.withValues(dependencies) { try await action.body(context) }
       observers.emit(.actionFinished(info, error: nil))
       return result
@@ -147,29 +192,29 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// Runs an action's announcement through the middlewares, if any, and
   /// waits until the last one lets it on (or throws `dropped` once none can
   /// anymore); a scope's actions are announced here too.
-  func admitThroughPipeline(_ info: ActionInfo, on access: any FragmentAccess<State>) async throws {
-    if !chain.isEmpty { try await admit(info, on: access) }
+  func admitThroughPipeline(_ info: ActionInfo) async throws {
+    if !chain.isEmpty { try await admit(info) }
   }
 
-  private func admit(_ info: ActionInfo, on access: any FragmentAccess<State>) async throws {
+  private func admit(_ info: ActionInfo) async throws {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
       let admission = Admission(continuation, info: info)
-      run(.action(info), on: access, admission: admission)
+      run(.action(info), admission: admission)
     }
   }
 
   // MARK: - Pipeline
 
-  private func run(_ message: Message, on access: any FragmentAccess<State>, admission: Admission?) {
+  private func run(_ message: Message, admission: Admission?) {
     chain.run(
       message,
-      read: { $0.initialize(to: access.read()) },
-      restart: { [self] message in run(message, on: access, admission: nil) },
+      read: { [access] in $0.initialize(to: access.read()) },
+      restart: { [self] message in run(message, admission: nil) },
       terminal: { [self] message, after in
         switch message {
         case .mutation(let mutation):
           let wrote = InitializationFlag()
-          apply(mutation, on: access) {
+          apply(mutation) {
             after.initialize(to: $0.pointee)
             wrote.isSet = true
           }

@@ -28,8 +28,8 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
 
   /// The core store that holds the state.
   public let core: Store<State, Activity>
+  /// What this store does, shared with `ScopedStore`.
   @usableFromInline let engine: ReducerEngine<Reducer>
-  let access: StoreAccess<State, Activity>
   /// Whether the core store has commit middlewares, which see each
   /// mutation's trace; fixed at creation.
   @usableFromInline let hasCommitMiddlewares: Bool
@@ -56,9 +56,11 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
       initialState: initialState, middlewares: commitMiddlewares, withDependencies: withDependencies)
     self.core = core
     hasCommitMiddlewares = !commitMiddlewares.isEmpty
-    access = StoreAccess(store: core)
+    // Commit middlewares see each mutation's name, which the direct commit
+    // leaves empty.
     engine = ReducerEngine(
-      reducer: reducer, middlewares: middlewares, taskManager: core.taskManager,
+      reducer: reducer, access: StoreAccess(store: core), core: commitMiddlewares.isEmpty ? core : nil,
+      middlewares: middlewares, taskManager: core.taskManager,
       sendActivity: { [weak core] activity in core?.send(activity) }, dependencies: core.dependencies)
   }
 
@@ -79,7 +81,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
     let mutation = mutation(engine.reducer)
     guard engine.commitsDirectly && !hasCommitMiddlewares else {
-      commitThroughEngine(mutation)
+      engine.commitThroughPipeline(mutation)
       return
     }
     // Specialized in the caller's module: straight into the core commit.
@@ -88,12 +90,6 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
       ref.modify { mutation.body(&$0) }
     }
-  }
-
-  /// Commits through the middlewares and event observers.
-  @usableFromInline
-  func commitThroughEngine(_ mutation: ReducerMutation<State>) {
-    engine.commit(mutation, on: access)
   }
 
   /// Runs an action of the reducer and waits for it: the form for async
@@ -121,7 +117,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ action: (Reducer) -> ReducerAction<Reducer, Result>,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Result {
-    try await engine.dispatch(action(engine.reducer), on: access)
+    try await engine.dispatch(action(engine.reducer))
   }
 
   /// Starts an action of the reducer from synchronous code (a button
@@ -153,7 +149,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public func dispatch<Result: Sendable>(
     _ action: (Reducer) -> ReducerAction<Reducer, Result>
   ) -> Task<Result, any Error> {
-    engine.start(action(engine.reducer), on: access)
+    engine.start(action(engine.reducer))
   }
 
   /// Sends an activity; see `Store.send(_:)`.
@@ -177,7 +173,7 @@ public final class ReducerStore<Reducer: ReducerType>: ReadableStore, Sendable {
     try recording.verifyStart(core.untrackedState)
     for message in recording.messages {
       if case .mutation(let mutation) = message {
-        access.write(mutation.trace) { mutation.body(&$0) }
+        engine.access.write(mutation.trace) { mutation.body(&$0) }
       }
     }
   }

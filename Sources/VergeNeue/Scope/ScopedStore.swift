@@ -36,18 +36,14 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public typealias Activity = Reducer.TargetActivity
 
   let anchor: any ScopeAnchor<State>
+  /// What this store does, shared with `ReducerStore`.
   @usableFromInline let engine: ReducerEngine<Reducer>
   let fragment: ScopeFragment<State, Activity>
-  /// Commits a mutation straight into the root's core store, specialized
-  /// where the scope was made, when nothing in the root's pipeline needs
-  /// to see it; returns `false` (having done nothing) otherwise.
-  @usableFromInline let commitDirectly: @Sendable (ReducerMutation<State>) -> Bool
 
   init(
     anchor: any ScopeAnchor<State>, reducer: Reducer,
     commitDirectly: @escaping @Sendable (ReducerMutation<State>) -> Bool
   ) {
-    self.commitDirectly = commitDirectly
     let root = anchor.root
     guard Activity.self == Never.self || root.accepts(Activity.self) else {
       fatalError("scope: the reducer's TargetActivity (\(Activity.self)) must be Never or the root store's activity type")
@@ -56,7 +52,9 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     let fragment = ScopeFragment<State, Activity>(source: anchor)
     self.fragment = fragment
     engine = ReducerEngine(
-      reducer: reducer, middlewares: [], taskManager: fragment.taskManager, announce: root.announce,
+      reducer: reducer, access: anchor, commitDirectly: commitDirectly, middlewares: [],
+      taskManager: fragment.taskManager,
+      announce: root.announce,
       sendActivity: { activity in _ = root.sendActivity(activity) }, dependencies: root.dependencies)
   }
 
@@ -78,12 +76,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   @inlinable
   public func commit(_ mutation: (Reducer) -> ReducerMutation<State>) {
     let mutation = mutation(engine.reducer)
-    if !commitDirectly(mutation) { commitThroughRoot(mutation) }
-  }
-
-  @usableFromInline
-  func commitThroughRoot(_ mutation: ReducerMutation<State>) {
-    engine.commit(mutation, on: anchor)
+    if !engine.commitDirectly(mutation) { engine.commitThroughPipeline(mutation) }
   }
 
   /// Runs an action of the reducer and waits for it; see
@@ -100,7 +93,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ action: (Reducer) -> ReducerAction<Reducer, Result>,
     isolation: isolated (any Actor)? = #isolation
   ) async throws -> Result {
-    try await engine.dispatch(action(engine.reducer), on: anchor)
+    try await engine.dispatch(action(engine.reducer))
   }
 
   /// Starts an action of the reducer from synchronous code and returns its
@@ -113,7 +106,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   public func dispatch<Result: Sendable>(
     _ action: (Reducer) -> ReducerAction<Reducer, Result>
   ) -> Task<Result, any Error> {
-    engine.start(action(engine.reducer), on: anchor)
+    engine.start(action(engine.reducer))
   }
 
   /// A scoped store for a part of this fragment, with its own reducer;
@@ -129,13 +122,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    let parentDirectly = commitDirectly
-    return makeScope(keyPath, reducer: reducer) { mutation in
-      parentDirectly(
-        ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
-          mutation.body(&$0[keyPath: keyPath])
-        })
-    }
+    makeScope(keyPath, reducer: reducer, commitDirectly: engine.commitDirectly(at: keyPath))
   }
 
   @usableFromInline
@@ -143,8 +130,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore<Child>(
-      anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
+    ScopedStore<Child>(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
   }
 
   /// This scope with one dependency overridden: a scoped store on the
@@ -176,8 +162,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
   ) -> ScopedStore<Reducer> {
     var values = fragment.dependencies
     values[keyPath: keyPath] = value
-    return ScopedStore(
-      anchor: DependencyAnchor(base: anchor, values: values), reducer: engine.reducer, commitDirectly: { _ in false })
+    return ScopedStore(anchor: DependencyAnchor(base: anchor, values: values), reducer: engine.reducer, commitDirectly: { _ in false })
   }
 
   /// Waits until no action dispatched through this scoped store is
@@ -203,10 +188,12 @@ extension Store {
     reducer: Child
   ) -> ScopedStore<Child> {
     let field = StateField(keyPath)
-    return makeScope(keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) }) { [self] mutation in
-      _ = countedCommit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
-      return true
-    }
+    return makeScope(
+      keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) },
+      commitDirectly: { [self] mutation in
+        _ = countedCommit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
+        return true
+      })
   }
 
   @usableFromInline
@@ -244,17 +231,9 @@ extension ReducerStore {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable,
     reducer: Child
   ) -> ScopedStore<Child> {
-    let field = StateField(keyPath)
-    return makeScope(keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) }) {
-      [self] mutation in
-      // As `commit(_:)`: straight into the core when no one in the
-      // pipeline needs to see the mutation.
-      guard engine.commitsDirectly && !hasCommitMiddlewares else { return false }
-      core.commit(file: mutation.file, function: mutation.function, line: mutation.line) { ref in
-        ref.modify { field.modify(&$0, mutation.body) }
-      }
-      return true
-    }
+    makeScope(
+      keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) },
+      commitDirectly: engine.commitDirectly(at: keyPath))
   }
 
   @usableFromInline
@@ -272,8 +251,8 @@ extension ReducerStore {
     _ keyPath: WritableKeyPath<State, Part> & Sendable, follow: (@Sendable () -> Derived<Part>)? = nil
   ) -> any ScopeAnchor<Part> {
     let root = RootStore(
-      store: core, owner: self, pipeline: { [self] mutation in commitThroughEngine(mutation) },
-      announce: { [self] info in try await engine.admitThroughPipeline(info, on: access) })
+      store: core, owner: self, pipeline: { [engine] mutation in engine.commitThroughPipeline(mutation) },
+      announce: { [engine] info in try await engine.admitThroughPipeline(info) })
     return KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath), follow: follow)
   }
 }

@@ -83,9 +83,9 @@ final class ListNodeSearchTests: XCTestCase {
       var next = 0
       let leaves = ContiguousArray(counts.map { count -> ListNode<Int> in
         defer { next += count }
-        return ListNode(labels: ContiguousArray((next..<next + count).map { UInt64($0) }), elements: ContiguousArray(next..<next + count))
+        return ListNode.leaf(labels: (next..<next + count).map { UInt64($0) }, elements: next..<next + count)
       })
-      let branch = ListNode(children: leaves)
+      let branch = ListNode.branch(children: leaves)
       XCTAssertEqual(branch.count, counts.reduce(0, +))
       for index in 0...branch.count {
         let found = branch.child(containing: index)
