@@ -116,9 +116,10 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     knownUnobserved: Bool
   ) -> State? {
     // The state after, on the heap; `written` once initialized. Copied in
-    // place: an assignment would take slots of the state's size.
+    // place: an assignment would take slots of the state's size. Freed by
+    // `takeOut`, the last call, which returns the state straight into this
+    // function's result.
     let after = UnsafeMutablePointer<State>.allocate(capacity: 1)
-    defer { after.deallocate() }
     var written = false
     let tasks = ActionEngine.reduce(
       message, by: engine, feature: feature, cause: run.cause, knownUnobserved: knownUnobserved,
@@ -132,14 +133,21 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
       commitHoldingNoState(trace: trace, into: after, written: &written, owned: owned, reduce)
     }
     if let tasks { run.add(tasks) }
-    return Self.moveOut(after, written: written)
+    return Self.takeOut(after, written: written)
   }
 
-  /// Moves the state at `place` out, if `written`; out of line, so that
-  /// `reduceHoldingNoState` keeps no slot for it while it reduces.
-  @usableFromInline
-  static func moveOut(_ place: UnsafeMutablePointer<State>, written: Bool) -> State? {
-    written ? place.move() : nil
+  /// Moves the state at `place` out, if `written`, and frees `place`.
+  ///
+  /// Never inlined, and called last: inlined (or followed by the
+  /// deallocation), the state moved out took a slot of its size in
+  /// `reduceHoldingNoState`'s frame for the whole reduction, 64 KiB more
+  /// on the stack of a queued send through middlewares with a 64 KiB state
+  /// (`SmallStackSendTests`); called last, it writes straight into the
+  /// caller's result.
+  @usableFromInline @inline(never)
+  static func takeOut(_ place: UnsafeMutablePointer<State>, written: Bool) -> State? {
+    defer { place.deallocate() }
+    return written ? place.move() : nil
   }
 
   /// The commit of `reduceHoldingNoState`, out of line and unspecialized
@@ -160,7 +168,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
       }
     }
     written = true
-    cache.remember(after.pointee, count: count, owned: owned)
+    cache.rememberInLeaf(at: after, count: count, owned: owned)
     return effect
   }
 }

@@ -130,6 +130,15 @@ final class StepStateCache<State: Sendable> {
     self.count = count
   }
 
+  /// `remember(_:count:owned:)` for a state at `place`, in a frame of its
+  /// own: unspecialized code (`ActionPipeline.commitHoldingNoState`)
+  /// reserves a slot of the state's size for the copy on entry, which the
+  /// caller's frame must not hold while it commits.
+  @inlinable @inline(never)
+  func rememberInLeaf(at place: UnsafePointer<State>, count: UInt64, owned: Bool) {
+    remember(place.pointee, count: count, owned: owned)
+  }
+
   /// Records a state the dispatch read or wrote, with the change count it
   /// belongs to; ignored unless the caller is the synchronous pass.
   @inlinable @inline(__always)
