@@ -37,32 +37,35 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     self.engine = engine
     dispatchingEngine = Unmanaged.passUnretained(engine)
     cache = StepStateCache(
-      counter: core.changeCounter, steps: engine.middlewares.count, readState: { core.untrackedState }
+      counter: core.changeCounter, steps: engine.middlewares.count, copyState: { core.copyState(to: $0) }
     ) { core.countedState() }
   }
 
-  /// Past the last middleware: reduces `message`; returns the state after,
-  /// or `nil` when the store is gone.
+  /// Past the last middleware, for a state larger than
+  /// `ChainRun.inlineStateLimit`: reduces `message`; returns the state
+  /// after, or `nil` when the store is gone. `ActionStore.makeDriver()`
+  /// picks this terminal or `reduceSmall` by the state's size.
   ///
   /// - Parameter owned: Whether the caller is the dispatch's synchronous
   ///   pass (rather than a kept step).
-  @inlinable
-  func reduce(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
-    // Decided when this is compiled for the state's type: a large state
-    // leaves this frame (the terminal closure's) at once.
-    if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
-      return reduceLarge(message, run, owned: owned)
-    }
-    return reduceSmall(message, run, owned: owned)
-  }
-
-  /// `reduce(_:_:owned:)` for a state larger than `ChainRun.inlineStateLimit`.
+  ///
+  /// No branch of it holds a state: where it runs unspecialized (a
+  /// pipeline formed in generic code, as VergeTesting's), a slot of the
+  /// state's size is reserved on entry for every temporary of every branch.
   @inlinable @inline(never)
   func reduceLarge(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
-    reduceSmall(message, run, owned: owned)
+    guard run.driver.isStoreAlive.load(ordering: .acquiring) else { return nil }
+    if owned {
+      return reduceHoldingNoState(message, run, by: dispatchingEngine, knownUnobserved: run.knownUnobserved)
+    }
+    guard let engine else { return nil }
+    defer { withExtendedLifetime(engine) {} }
+    return reduceHoldingNoState(message, run, by: .passUnretained(engine), knownUnobserved: false)
   }
 
-  /// `reduce(_:_:owned:)`, inlined for a small state.
+  /// The terminal for a state no larger than `ChainRun.inlineStateLimit`,
+  /// inlined in the closure `ActionStore.makeDriver()` forms; see
+  /// `reduceLarge(_:_:owned:)`.
   @inlinable @inline(__always)
   func reduceSmall(_ message: Action, _ run: ChainRun<Action, State>, owned: Bool) -> State? {
     // A step kept past the store's end reduces nothing.
@@ -88,7 +91,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     // Decided when this is compiled for the state's type, as in
     // `ChainRun.advance`.
     if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
-      return reduceHoldingNoState(message, run, by: engine, owned: owned, knownUnobserved: knownUnobserved)
+      return reduceHoldingNoState(message, run, by: engine, knownUnobserved: knownUnobserved)
     }
     var after: State?
     let tasks = ActionEngine.reduce(
@@ -112,7 +115,7 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
   /// middlewares must fit a 512 KiB thread, also in unoptimized builds).
   @inlinable @inline(never)
   func reduceHoldingNoState(
-    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>, owned: Bool,
+    _ message: Action, _ run: ChainRun<Action, State>, by engine: Unmanaged<ActionEngine<Feature>>,
     knownUnobserved: Bool
   ) -> State? {
     // The state after, on the heap; `written` once initialized. Copied in
@@ -130,45 +133,36 @@ final class ActionPipeline<Feature: ActionReducer>: Sendable {
     ) { trace, reduce in
       // Out of line: inlined, the commit's temporaries would take slots of
       // the state's size in this frame, also when the observed branch runs.
-      commitHoldingNoState(trace: trace, into: after, written: &written, owned: owned, reduce)
+      commitHoldingNoState(trace: trace, into: after, written: &written, reduce)
     }
     if let tasks { run.add(tasks) }
-    return Self.takeOut(after, written: written)
-  }
-
-  /// Moves the state at `place` out, if `written`, and frees `place`.
-  ///
-  /// Never inlined, and called last: inlined (or followed by the
-  /// deallocation), the state moved out took a slot of its size in
-  /// `reduceHoldingNoState`'s frame for the whole reduction, 64 KiB more
-  /// on the stack of a queued send through middlewares with a 64 KiB state
-  /// (`SmallStackSendTests`); called last, it writes straight into the
-  /// caller's result.
-  @usableFromInline @inline(never)
-  static func takeOut(_ place: UnsafeMutablePointer<State>, written: Bool) -> State? {
-    defer { place.deallocate() }
-    return written ? place.move() : nil
+    return takeOut(after, written: written)
   }
 
   /// The commit of `reduceHoldingNoState`, out of line and unspecialized
   /// (through the core store's out-of-line commit): it reserves stack for
   /// a state only when it runs. Initializes `after` with the state after
-  /// (and sets `written`), which the synchronous pass (`owned`) caches;
-  /// returns the effect.
+  /// (and sets `written`); returns the effect.
+  ///
+  /// The pipeline's cache is not told the state after: for a large state,
+  /// copying it there took a slot of its size on this stack, and the steps
+  /// above read the store instead, which holds that same state unless a
+  /// later commit changed it (when the cache would not answer either).
   @usableFromInline
   func commitHoldingNoState(
-    trace: () -> CommitTrace, into after: UnsafeMutablePointer<State>, written: inout Bool, owned: Bool,
+    trace: () -> CommitTrace, into after: UnsafeMutablePointer<State>, written: inout Bool,
     _ reduce: (inout State) -> Effect<Action, Feature.Activity>
   ) -> Effect<Action, Feature.Activity> {
-    let (effect, count) = core.commitOutOfLine(trace: trace()) { ref in
+    let (effect, _) = core.commitOutOfLine(trace: trace()) { ref in
       ref.modify { state in
         let effect = reduce(&state)
-        after.initialize(to: state)
+        // Copied in place: `initialize(to:)` would copy the state into a
+        // slot of its size on this stack first.
+        after.initialize(from: &state, count: 1)
         return effect
       }
     }
     written = true
-    cache.rememberInLeaf(at: after, count: count, owned: owned)
     return effect
   }
 }

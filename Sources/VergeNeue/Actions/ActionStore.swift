@@ -141,11 +141,11 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     Unmanaged.passUnretained(engine.spareRun)._withUnsafeGuaranteedRef { slot in
       if case .none = slot.value { slot.put(newRun()) }
       let run = Unmanaged.passUnretained(slot.value.unsafelyUnwrapped)
-      _ = run._withUnsafeGuaranteedRef { run in
+      run._withUnsafeGuaranteedRef { run in
         // The run keeps its driver, and the driver its cache, alive.
         Unmanaged.passUnretained(run.driver.cache.unsafelyUnwrapped)._withUnsafeGuaranteedRef { cache in
           defer { cache.end() }
-          return run.advance(action, to: 0, ownsCache: true)
+          run.passFromTop(action)
         }
       }
       if run._withUnsafeGuaranteedRef({ $0.kept.load(ordering: .relaxed) }) {
@@ -183,9 +183,17 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   @inlinable
   func makeDriver() -> ChainDriver<Action, State> {
     let pipeline = ActionPipeline(core: core, engine: engine)
+    // Chosen by the state's size here, so that, where this runs
+    // unspecialized, a large state's terminal holds none of the small
+    // path's temporaries.
+    let terminal: @Sendable (Action, ChainRun<Action, State>, Bool) -> State?
+    if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
+      terminal = { message, run, owned in pipeline.reduceLarge(message, run, owned: owned) }
+    } else {
+      terminal = { message, run, owned in pipeline.reduceSmall(message, run, owned: owned) }
+    }
     return ChainDriver(
-      middlewares: engine.middlewares, cache: pipeline.cache,
-      terminal: { message, run, owned in pipeline.reduce(message, run, owned: owned) },
+      middlewares: engine.middlewares, cache: pipeline.cache, terminal: terminal,
       restart: { [weak engine] message in engine?.sendFromMiddleware(message) })
   }
 

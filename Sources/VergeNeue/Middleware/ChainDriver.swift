@@ -250,9 +250,22 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     guard MemoryLayout<State?>.size > Self.inlineStateLimit, !driver.handlers.isEmpty else {
       return dispatchInlined(message)
     }
-    // Nobody reads the state after the first middleware: a large state
-    // is not read into this frame for nothing.
     handOutHoldingNoState(message, to: 0, ownsCache: true)
+  }
+
+  /// Runs `message` from the first middleware on, as the dispatch's
+  /// synchronous pass, and drops the state after: nobody reads it, so with
+  /// a large state it is not read into the caller's frame. For
+  /// `ActionStore`'s direct send, on its specialized pipeline, which has a
+  /// middleware.
+  @inlinable @inline(__always)
+  func passFromTop(_ message: Message) {
+    if MemoryLayout<State?>.size > Self.inlineStateLimit {
+      // No path that returns a state here: even one not taken would keep a
+      // slot of the state's size in the caller's frame.
+      return handOutHoldingNoState(message, to: 0, ownsCache: true)
+    }
+    _ = advance(message, to: 0, ownsCache: true)
   }
 
   /// `dispatch(_:)` for a small state, or without middlewares: `advance`

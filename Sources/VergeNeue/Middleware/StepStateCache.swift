@@ -24,9 +24,10 @@ final class StepStateCache<State: Sendable> {
   @usableFromInline let counter: ChangeCounter
   /// Reads the store's state and change count together, under its lock.
   @usableFromInline let readCounted: @Sendable () -> (State, UInt64)
-  /// Reads the store's state alone: for a large state, whose counted read
-  /// keeps more copies of it in its frame.
-  @usableFromInline let readState: @Sendable () -> State
+  /// Initializes a place with the store's state, copied in place: for a
+  /// large state, whose reads would otherwise keep copies of it on the
+  /// stack.
+  @usableFromInline let copyState: @Sendable (UnsafeMutablePointer<State>) -> Void
   /// Where the synchronous pass keeps the state before each middleware's
   /// step, one place per middleware, initialized only while that step
   /// runs: on the heap, so that no frame holds a copy (a 64 KiB state must
@@ -38,15 +39,15 @@ final class StepStateCache<State: Sendable> {
   /// - Parameters:
   ///   - counter: The store's change counter.
   ///   - steps: How many middlewares the pipeline has.
-  ///   - readState: Reads the store's state.
+  ///   - copyState: Initializes a place with the store's state.
   ///   - readCounted: Reads the store's state and change count together.
   @inlinable
   init(
-    counter: ChangeCounter, steps: Int, readState: @escaping @Sendable () -> State,
+    counter: ChangeCounter, steps: Int, copyState: @escaping @Sendable (UnsafeMutablePointer<State>) -> Void,
     readCounted: @escaping @Sendable () -> (State, UInt64)
   ) {
     self.counter = counter
-    self.readState = readState
+    self.copyState = copyState
     self.readCounted = readCounted
     befores = .allocate(capacity: steps)
   }
@@ -61,10 +62,19 @@ final class StepStateCache<State: Sendable> {
   /// while nothing else changed the store.
   @inlinable
   func end() {
-    if !_isPOD(State.self) {
-      state = nil
-      count = .max
-    }
+    if _isPOD(State.self) { return }
+    // As `ChainRun.inlineStateLimit`: inlined, dropping a large state
+    // would keep a slot of its size in the caller's frame.
+    if MemoryLayout<State?>.size > 1024 { return endOutOfLine() }
+    state = nil
+    count = .max
+  }
+
+  /// `end()` for a large state, in a frame of its own.
+  @inlinable @inline(never)
+  func endOutOfLine() {
+    state = nil
+    count = .max
   }
 
   /// The store's current state: the cached one when the store has not
@@ -110,15 +120,18 @@ final class StepStateCache<State: Sendable> {
   /// Initializes `place` with the store's state, in a frame of its own.
   @inlinable @inline(never)
   func readStoreInLeaf(into place: UnsafeMutablePointer<State>) {
-    place.initialize(to: readState())
+    copyState(place)
   }
 
   /// `read(owned:)` in a frame of its own, returned straight into the
-  /// caller's result; see `readInLeaf(into:owned:)`.
+  /// caller's result; see `readInLeaf(into:owned:)`. The state goes
+  /// through the heap, and into the result by the last call (`takeOut`):
+  /// read or returned here, it took two slots of its size in this frame.
   @inlinable @inline(never)
   func readInLeaf(owned: Bool) -> State? {
-    if owned && counter.current == count { return state }
-    return readState()
+    let place = UnsafeMutablePointer<State>.allocate(capacity: 1)
+    readInLeaf(into: place, owned: owned)
+    return takeOut(place, written: true)
   }
 
   /// `remember(_:count:owned:)` for a state at `place` (which is not
@@ -130,15 +143,6 @@ final class StepStateCache<State: Sendable> {
     self.count = count
   }
 
-  /// `remember(_:count:owned:)` for a state at `place`, in a frame of its
-  /// own: unspecialized code (`ActionPipeline.commitHoldingNoState`)
-  /// reserves a slot of the state's size for the copy on entry, which the
-  /// caller's frame must not hold while it commits.
-  @inlinable @inline(never)
-  func rememberInLeaf(at place: UnsafePointer<State>, count: UInt64, owned: Bool) {
-    remember(place.pointee, count: count, owned: owned)
-  }
-
   /// Records a state the dispatch read or wrote, with the change count it
   /// belongs to; ignored unless the caller is the synchronous pass.
   @inlinable @inline(__always)
@@ -147,4 +151,22 @@ final class StepStateCache<State: Sendable> {
     self.state = state
     self.count = count
   }
+}
+
+/// Moves the value at `place` out, if `written`, and frees `place`.
+///
+/// Never inlined, and meant to be called last, as `return takeOut(…)`: it
+/// then writes straight into the caller's result. Inlined, or followed by
+/// the deallocation, the value moved out took a slot of its size in the
+/// caller's frame, which for a large state held 64 KiB of a 512 KiB thread
+/// for as long as the caller ran (`SmallStackSendTests`).
+///
+/// - Parameters:
+///   - place: Memory for one value, allocated with `allocate(capacity: 1)`.
+///   - written: Whether `place` is initialized.
+/// - Returns: The value, or `nil` when `place` was not `written`.
+@usableFromInline @inline(never)
+func takeOut<Value>(_ place: UnsafeMutablePointer<Value>, written: Bool) -> Value? {
+  defer { place.deallocate() }
+  return written ? place.move() : nil
 }
