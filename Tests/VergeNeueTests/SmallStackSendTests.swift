@@ -304,6 +304,23 @@ final class SmallStackSendTests: XCTestCase {
     XCTAssertEqual(seen.all, ["c 0->1", "b 0->1", "a 0->1", "c 1->2", "b 1->2", "a 1->2"])
   }
 
+  func testSendThroughMiddlewares() throws { try expectChildSucceeds("Middlewares") }
+
+  /// Sends on the root through its three middlewares with nothing
+  /// observing: the direct send, twice (the second on the run the first
+  /// left for reuse).
+  func testChildMiddlewares() throws {
+    let seen = Collected<String>()
+    let makeStore = SmallStack.maker(for: "Middlewares") { wideStoreWithMiddlewares(recordingInto: seen) }
+    try child("Middlewares") {
+      let store = makeStore()
+      store.send(.large(.bump))
+      store.send(.large(.bump))
+      XCTAssertEqual(counts(of: store), [0, 0, -1, 2, 2])
+    }
+    XCTAssertEqual(seen.all, ["c 0->1", "b 0->1", "a 0->1", "c 1->2", "b 1->2", "a 1->2"])
+  }
+
   func testOwnReducerScopeSendThroughMiddlewares() throws { try expectChildSucceeds("OwnReducerScopeMiddlewares") }
 
   /// A scope with its own enum-action reducer on a method reducer's root

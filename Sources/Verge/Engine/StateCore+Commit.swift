@@ -14,8 +14,9 @@ import Synchronization
 // - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
 //
 // The first two run the closure through `mutate` and the middlewares
-// through `runMiddlewares` (in `apply`); `commitLarge` keeps its own
-// copies of both, for the stack (see its discussion).
+// through `runMiddlewares` (in `apply`); `commitLarge` keeps its own copy
+// of `mutate`, and runs `runMiddlewares` out of line, for the stack (see
+// its discussion).
 extension StateCore {
   /// Mutates the value in place; see `Store.commit` for the contract.
   /// Sets `countAfter` to `changeCount` as it stood right after this
@@ -228,11 +229,11 @@ extension StateCore {
   /// function of its own, so that no caller reserves stack for the small
   /// path's temporaries when the state is large.
   ///
-  /// It writes the closure and runs the middlewares itself rather than
-  /// through `mutate` and `runMiddlewares`: in optimized builds, those
-  /// inlined here made this frame reserve three state-sized slots (192 KiB
-  /// for a 64 KiB state) that no branch uses, more than a 512 KiB thread
-  /// can spare (`SmallStackSendTests`).
+  /// It writes the closure itself rather than through `mutate`, and runs
+  /// the middlewares through an out-of-line `runMiddlewares`: in optimized
+  /// builds, those inlined here made this frame reserve three state-sized
+  /// slots (192 KiB for a 64 KiB state) that no branch uses, more than a
+  /// 512 KiB thread can spare (`SmallStackSendTests`).
   @inlinable @inline(never)
   func commitLarge<Result, Failure: Error>(
     trace: () -> CommitTrace,
@@ -275,10 +276,7 @@ extension StateCore {
           if written { swap(&storage.value, &draft.pointee) }
         }
         if written, let previous, storage.hasMiddlewares {
-          let trace = trace()
-          for middleware in storage.middlewares {
-            middleware.body(previous.address.pointee, &storage.value, trace)
-          }
+          runMiddlewares(&storage, previousAt: previous.address, trace: trace)
         }
         return (result, written)
       }
@@ -335,6 +333,17 @@ extension StateCore {
     for middleware in storage.middlewares {
       middleware.body(previous, &storage.value, trace)
     }
+  }
+
+  /// `runMiddlewares(_:previous:trace:)` for `commitLarge`, whose previous
+  /// value is on the heap: in a frame of its own, so that the copy of it
+  /// the middlewares are handed takes a slot of the state's size only
+  /// while they run. Inlined, that slot was reserved in `commitLarge`'s
+  /// frame for every commit, middlewares or not (64 KiB of a 512 KiB
+  /// thread for a 64 KiB state, `SmallStackSendTests`).
+  @inlinable @inline(never)
+  func runMiddlewares(_ storage: inout Storage, previousAt previous: UnsafePointer<Value>, trace: () -> CommitTrace) {
+    runMiddlewares(&storage, previous: previous.pointee, trace: trace)
   }
 
   /// Runs a commit's closure on the locked storage: in place when it

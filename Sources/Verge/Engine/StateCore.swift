@@ -252,6 +252,13 @@ final class StateCore<Value: Sendable, Activity: Sendable>: DependencyCarrier, @
     withStorage("state") { $0.value }
   }
 
+  /// Initializes `place` with a copy of the value, made in place under the
+  /// lock: unlike `value`, no copy of it is held on the stack.
+  @inlinable
+  func copyValue(to place: UnsafeMutablePointer<Value>) {
+    withStorage("state") { place.initialize(from: &$0.value, count: 1) }
+  }
+
   /// The value and the `changeCount` it belongs to, read under the lock.
   @inlinable
   func countedValue() -> (Value, UInt64) {

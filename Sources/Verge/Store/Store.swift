@@ -131,6 +131,17 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     core.value
   }
 
+  /// Initializes `place` with a copy of the state, as `untrackedState`
+  /// reads it, made in place under the lock and in a frame of its own: no
+  /// frame holds a copy of it (VergeNeue's middleware pipeline reads a
+  /// large state this way, so that a 64 KiB state fits a 512 KiB thread).
+  ///
+  /// - Parameter place: Uninitialized memory for one state.
+  @usableFromInline
+  package func copyState(to place: UnsafeMutablePointer<State>) {
+    core.copyValue(to: place)
+  }
+
   /// Changes the state: the one way to do it.
   ///
   /// The closure receives the state in place; assign through it:

@@ -21,8 +21,8 @@ import Synchronization
 /// `draining` and nothing is queued, it reduces its action in place.
 @usableFromInline
 final class ActionEngine<Feature: ActionReducer>: Sendable {
-  typealias State = Feature.State
-  typealias Action = Feature.Action
+  @usableFromInline typealias State = Feature.State
+  @usableFromInline typealias Action = Feature.Action
 
   private struct Queued: Sendable {
     let action: Action
@@ -58,14 +58,16 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   let activitySink: @Sendable (Feature.Activity) -> Void
   /// Gets the errors effects throw and do not catch.
   let onEffectError: @Sendable (EffectFailure<Feature.Action>) -> Void
-  let chain: MiddlewareChain<Action, State>
-  /// The middlewares, for the specialized pipeline `ActionStore` forms.
+  /// The middlewares, for the pipeline `ActionStore` forms.
   @usableFromInline let middlewares: [Middleware<Feature.Action, Feature.State>]
-  /// That pipeline, formed on the first send that uses it; touched only by
-  /// the thread holding `draining`.
-  @usableFromInline let driverSlot = DrainerSlot<ChainDriver<Feature.Action, Feature.State>>()
-  /// A run no step outlived, kept for the next dispatch; touched only by
-  /// the thread holding `draining`.
+  /// That pipeline, formed once, by the first `ActionStore.send` (see
+  /// `installPipeline(_:)`); every action with middlewares goes through
+  /// it, sent directly or queued.
+  private let pipeline = SharedLock<ChainDriver<Feature.Action, Feature.State>?>(nil)
+  /// Whether `pipeline` is formed; set once, after it is.
+  @usableFromInline let hasPipeline = Atomic<Bool>(false)
+  /// A run of the pipeline no step outlived, kept for the next direct
+  /// dispatch; touched only by the thread holding `draining`.
   @usableFromInline let spareRun = DrainerSlot<ChainRun<Feature.Action, Feature.State>>()
   /// Whether the store has middlewares; fixed at creation.
   @usableFromInline let hasMiddlewares: Bool
@@ -103,13 +105,12 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     self.access = access
     self.activitySink = activitySink
     self.onEffectError = onEffectError
-    self.chain = MiddlewareChain(middlewares: middlewares)
     self.middlewares = middlewares
     hasMiddlewares = !middlewares.isEmpty
   }
 
   deinit {
-    driverSlot.value?.isStoreAlive.store(false, ordering: .releasing)
+    pipeline.withLock { $0 }?.isStoreAlive.store(false, ordering: .releasing)
     for running in effects.withLock({ Array($0.running.values) }) {
       running.task.cancel()
     }
@@ -117,26 +118,31 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Queue
 
-  /// Whether an action can be reduced straight into the core store: no
-  /// middleware and no observer needs to see it.
-  @inlinable
-  var reducesDirectly: Bool { !hasMiddlewares && observers.isEmpty && lifecycle.isEmpty }
-
-  /// Whether an action can go through the specialized pipeline: no
-  /// observer needs to see it.
+  /// Whether no event observer needs to see a reduction.
   @inlinable
   var isUnobserved: Bool { observers.isEmpty && lifecycle.isEmpty }
 
-  /// A middleware's `dispatch` on the specialized pipeline.
+  /// A middleware's `dispatch`: queued behind the current action.
   @usableFromInline
   func sendFromMiddleware(_ action: Feature.Action) {
     _ = send(action, cause: .middleware)
   }
 
-  /// Starts the effects of an action the specialized pipeline reduced.
+  /// Installs the middleware pipeline, unless one is already installed.
+  /// `ActionStore` forms it in inlinable code, so that its terminal is
+  /// compiled in the module that sends, for the concrete reducer.
   @usableFromInline
-  func startEffects(_ effect: Effect<Feature.Action, Feature.Activity>, origin: Feature.Action) -> [Task<Void, Never>] {
-    start(effect, origin: origin)
+  func installPipeline(_ driver: ChainDriver<Feature.Action, Feature.State>) {
+    pipeline.withLock { installed in
+      if installed == nil { installed = driver }
+    }
+    hasPipeline.store(true, ordering: .releasing)
+  }
+
+  /// The installed middleware pipeline.
+  @usableFromInline
+  var pipelineDriver: ChainDriver<Feature.Action, Feature.State>? {
+    pipeline.withLock { $0 }
   }
 
   /// Tries to become the reducing thread with nothing queued before it; on
@@ -177,15 +183,6 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   /// Whether an effect marked with an id runs.
   @usableFromInline
   var runsCancellableEffects: Bool { effects.withLock { !$0.byID.isEmpty } }
-
-  /// The handle of a directly reduced action: starts its effects.
-  @usableFromInline
-  func startDirect(_ effect: Effect<Feature.Action, Feature.Activity>, origin: Feature.Action) -> StoreTask {
-    let ticket = Ticket()
-    ticket.add(start(effect, origin: origin))
-    ticket.resolve()
-    return StoreTask(ticket: ticket)
-  }
 
   func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
     let ticket = Ticket()
@@ -235,70 +232,64 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     }
   }
 
+  /// Reduces a queued action: through the pipeline when the store has
+  /// middlewares, otherwise through `access`, which a scope's engine writes
+  /// its part of the root through.
   private func process(_ entry: Queued) {
-    guard !chain.isEmpty else {
-      reduce(entry.action, cause: entry.cause, ticket: entry.ticket)
+    guard hasMiddlewares else {
+      let tasks = Self.reduce(entry.action, by: .passUnretained(self), feature: feature, cause: entry.cause) {
+        trace, _ in
+        access.reduce(entry.action, by: self, trace: trace()) ?? .none
+      }
+      entry.ticket.add(tasks ?? [])
       entry.ticket.resolve()
       return
     }
-    processThroughChain(entry)
+    processThroughPipeline(entry)
   }
 
-  /// `process(_:)` through the middlewares. The chain keeps the states it
-  /// passes on the heap (see `MiddlewareChain`); so does the terminal here.
+  /// `process(_:)` through the middlewares: one dispatch of the pipeline
+  /// `ActionStore` formed, which a direct send goes through too.
   @inline(never)
-  private func processThroughChain(_ entry: Queued) {
-    let resolver = TicketResolver(entry.ticket)
-    let access = access
-    chain.run(
-      entry.action,
-      read: { $0.initialize(to: access.read()) },
-      restart: { [weak self] action in _ = self?.send(action, cause: .middleware) },
-      terminal: { [weak self] action, after in
-        let wrote = InitializationFlag()
-        self?.reduce(action, cause: entry.cause, ticket: resolver.ticket) {
-          after.initialize(to: $0.pointee)
-          wrote.isSet = true
-        }
-        if !wrote.isSet { initializeToNil(after) }
-      })
+  private func processThroughPipeline(_ entry: Queued) {
+    // An action reaches the engine of a store with middlewares only after
+    // `ActionStore.send` formed its pipeline (effects and middlewares send
+    // only once an action was reduced).
+    guard let driver = pipelineDriver else {
+      preconditionFailure("An action was queued before the store formed its middleware pipeline.")
+    }
+    let run = ChainRun(driver: driver, cause: entry.cause)
+    run.dispatch(entry.action)
+    run.settle(entry.ticket)
   }
 
   // MARK: - Reducing
 
-  /// Reduces `action` and starts its effects.
+  /// The observed branch of `reduce(_:cause:knownUnobserved:write:observed:)`:
+  /// the observed commit (`FragmentAccess.observedWrite`, which keeps the
+  /// states on the heap, shared with method reducers), the trace's timing
+  /// and the event observers. Out of line: the unobserved path stays small.
   ///
-  /// With observers or middlewares it is the observed commit
-  /// (`FragmentAccess.observedWrite`, which keeps the states on the heap),
-  /// shared with method reducers.
-  ///
-  /// - Parameter reported: Receives where the state the reduction produced
-  ///   is, for the time of the call; for the middlewares' terminal, which
-  ///   returns it.
-  private func reduce(
-    _ action: Action, cause: ActionCause<Action>, ticket: Ticket,
-    after reported: ((UnsafePointer<State>) -> Void)? = nil
-  ) {
-    var effect = Effect<Action, Feature.Activity>.none
-    // Formed only if a commit middleware asks: describing an action is costly.
-    func trace() -> CommitTrace {
-      CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
+  /// - Parameter reported: Receives where the state after is, for the time
+  ///   of the call; for the middlewares' terminal, which returns it.
+  /// - Returns: The effect the reducer returned.
+  @usableFromInline
+  func reduceObserved(
+    _ action: Action, cause: ActionCause<Action>, reported: (UnsafePointer<State>) -> Void
+  ) -> Effect<Action, Feature.Activity> {
+    // Only a root store has observers: it writes in place.
+    let started = traceHooks.now()
+    return access.observedWrite(
+      CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line),
+      { feature.reduce(into: &$0, action: action) }
+    ) { before, after in
+      traceHooks.reduced(since: started)
+      reported(after)
+      observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
+      lifecycle.emit(
+        LifecycleDelivery(
+          .reduced(action, before: before.pointee, after: after.pointee, cause: cause), states: (before, after)))
     }
-    if observers.isEmpty && lifecycle.isEmpty && chain.isEmpty {
-      effect = access.reduce(action, by: self, trace: trace()) ?? .none
-    } else {
-      // Only a root store has middlewares and observers: it writes in place.
-      let started = traceHooks.now()
-      effect = access.observedWrite(trace(), { feature.reduce(into: &$0, action: action) }) { before, after in
-        traceHooks.reduced(since: started)
-        reported?(after)
-        observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
-        lifecycle.emit(
-          LifecycleDelivery(
-            .reduced(action, before: before.pointee, after: after.pointee, cause: cause), states: (before, after)))
-      }
-    }
-    ticket.add(start(effect, origin: action))
   }
 
   /// Replays `action` without effects (for `replay`).
@@ -314,7 +305,12 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     _ = start(effect, origin: origin)
   }
 
-  private func start(_ effect: Effect<Action, Feature.Activity>, origin: Action) -> [Task<Void, Never>] {
+  /// Starts `effect`: cancels what it cancels, then sends, runs and
+  /// delivers what it holds, in order.
+  ///
+  /// - Returns: The tasks it started.
+  @usableFromInline
+  func start(_ effect: Effect<Action, Feature.Activity>, origin: Action) -> [Task<Void, Never>] {
     guard !startsNothing(effect) else { return [] }
     var cancelled: [EffectID] = []
     for item in effect.items {

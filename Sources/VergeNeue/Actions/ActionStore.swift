@@ -96,6 +96,7 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
     guard engine.isUnobserved && !hasCommitMiddlewares && engine.beginDirect() else {
+      if engine.hasMiddlewares { formPipeline() }
       return sendQueued(action)
     }
     // Specialized in the caller's module. No commit middleware reads the
@@ -105,30 +106,29 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     return task
   }
 
-  /// Reduces `action` in place; call while holding the engine's `draining`.
+  /// Reduces `action` in place through the engine's one reduce path,
+  /// committed straight into the core store; call while holding the
+  /// engine's `draining`.
   @inlinable @inline(__always)
   func reduceDirectly(_ action: Action) -> StoreTask {
     // The counted commit inlines the plain locked commit when nobody
     // receives values; no commit middleware reads the trace on this path.
-    // The effect is the closure's result rather than a variable set inside
-    // it, so no placeholder effect is made and released per send. The
-    // reducer is read in place from the engine, which this store holds: a
-    // copy would retain and release what a composed reducer holds. A plain
-    // reference to the engine costs what an unmanaged one did: 99
+    // A plain reference to the engine costs what an unmanaged one did: 99
     // instructions per send (`Benchmarks/callgrind.sh --filter "forms
     // users write"`, S7).
     let engine = engine
-    let effect = core.countedCommit(
-      trace: CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line)
-    ) { ref in
-      ref.modify { engine.feature.reduce(into: &$0, action: action) }
-    }.result
-    return engine.startsNothing(effect) ? .done : engine.startDirect(effect, origin: action)
+    let tasks = ActionEngine.reduce(
+      action, by: .passUnretained(engine), feature: engine.feature, cause: .send, knownUnobserved: true
+    ) { trace, reduce in
+      self.core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
+    }
+    return tasks.map(StoreTask.init(started:)) ?? .done
   }
 
-  /// Runs `action` through the specialized pipeline; call while holding the
-  /// engine's `draining`. Specialized in the caller's module, but kept out
-  /// of `send`, whose path without middlewares stays small.
+  /// Runs `action` through the middleware pipeline, whose terminal is the
+  /// engine's one reduce path; call while holding the engine's `draining`.
+  /// Specialized in the caller's module, but kept out of `send`, whose path
+  /// without middlewares stays small.
   @inlinable @inline(never)
   func passThroughMiddlewares(_ action: Action) -> StoreTask {
     // The run stays in its slot, which holds it, during the dispatch: no
@@ -141,11 +141,11 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     Unmanaged.passUnretained(engine.spareRun)._withUnsafeGuaranteedRef { slot in
       if case .none = slot.value { slot.put(newRun()) }
       let run = Unmanaged.passUnretained(slot.value.unsafelyUnwrapped)
-      _ = run._withUnsafeGuaranteedRef { run in
+      run._withUnsafeGuaranteedRef { run in
         // The run keeps its driver, and the driver its cache, alive.
         Unmanaged.passUnretained(run.driver.cache.unsafelyUnwrapped)._withUnsafeGuaranteedRef { cache in
           defer { cache.end() }
-          return run.advance(action, to: 0, ownsCache: true)
+          run.passFromTop(action)
         }
       }
       if run._withUnsafeGuaranteedRef({ $0.kept.load(ordering: .relaxed) }) {
@@ -162,23 +162,38 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     }
   }
 
-  /// A run of the specialized pipeline, which is formed the first time.
+  /// A run of the pipeline, which is formed the first time.
   @inlinable
   func newRun() -> ChainRun<Action, State> {
-    if let driver = engine.driverSlot.value { return ChainRun(driver: driver) }
-    let driver = makeDriver()
-    engine.driverSlot.put(driver)
-    return ChainRun(driver: driver)
+    formPipeline()
+    // Only the direct send, which found no event observer, uses this run.
+    return ChainRun(driver: engine.pipelineDriver.unsafelyUnwrapped, knownUnobserved: true)
   }
 
-  /// Forms the specialized pipeline: its reducing closure is compiled here,
-  /// in the caller's module, and its steps in the middlewares' modules.
+  /// Forms the middleware pipeline, unless it is formed: before the first
+  /// action reaches the engine, directly or queued.
+  @inlinable
+  func formPipeline() {
+    guard !engine.hasPipeline.load(ordering: .acquiring) else { return }
+    engine.installPipeline(makeDriver())
+  }
+
+  /// Forms the pipeline: its reducing closure is compiled here, in the
+  /// caller's module, and its steps in the middlewares' modules.
   @inlinable
   func makeDriver() -> ChainDriver<Action, State> {
     let pipeline = ActionPipeline(core: core, engine: engine)
+    // Chosen by the state's size here, so that, where this runs
+    // unspecialized, a large state's terminal holds none of the small
+    // path's temporaries.
+    let terminal: @Sendable (Action, ChainRun<Action, State>, Bool) -> State?
+    if MemoryLayout<State?>.size > ChainRun<Action, State>.inlineStateLimit {
+      terminal = { message, run, owned in pipeline.reduceLarge(message, run, owned: owned) }
+    } else {
+      terminal = { message, run, owned in pipeline.reduceSmall(message, run, owned: owned) }
+    }
     return ChainDriver(
-      middlewares: engine.middlewares, cache: pipeline.cache,
-      terminal: { message, run, owned in pipeline.reduce(message, run, owned: owned) },
+      middlewares: engine.middlewares, cache: pipeline.cache, terminal: terminal,
       restart: { [weak engine] message in engine?.sendFromMiddleware(message) })
   }
 

@@ -41,6 +41,16 @@ public struct StoreTask: Sendable {
     self.handle = handle
   }
 
+  /// The handle of an action reduced in place, whose reduction started
+  /// `tasks`.
+  @usableFromInline
+  init(started tasks: [Task<Void, Never>]) {
+    let ticket = Ticket()
+    ticket.add(tasks)
+    ticket.resolve()
+    self.init(ticket: ticket)
+  }
+
   var ticket: Ticket? { handle?.ticket }
 
   /// Waits until the action has been reduced and every effect it started
@@ -105,19 +115,5 @@ final class Ticket: Sendable {
       }
       if let ready { continuation.resume(returning: ready) }
     }
-  }
-}
-
-/// Resolves a ticket when the last middleware step that could still reduce
-/// its action is gone.
-final class TicketResolver: Sendable {
-  let ticket: Ticket
-
-  init(_ ticket: Ticket) {
-    self.ticket = ticket
-  }
-
-  deinit {
-    ticket.resolve()
   }
 }

@@ -6,10 +6,11 @@ import Synchronization
 ///
 /// `ActionStore` forms one driver per store in inlinable code, so its
 /// closures are compiled in the module that uses the store, specialized for
-/// the concrete action and state types; the general path
-/// (`MiddlewareChain`) forms one per dispatch. A step carries the dispatch's
-/// `ChainRun` (unretained) and its position, so passing a message on forms
-/// no closure and counts no reference.
+/// the concrete action and state types; every enum action with middlewares
+/// goes through it, sent directly or queued. Method reducers'
+/// `MiddlewareChain` forms one per dispatch, driven by `forward`. A step
+/// carries the dispatch's `ChainRun` (unretained) and its position, so
+/// passing a message on forms no closure and counts no reference.
 @usableFromInline
 final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
   /// The general path: runs `message` from middleware `index` on (the
@@ -81,11 +82,18 @@ final class ChainDriver<Message: Sendable, State: Sendable>: Sendable {
 /// A run that no step outlived is reused for the next dispatch. A run that
 /// a middleware kept a step of (`MiddlewareStep.keep()`, to delay the
 /// message) gets a ticket, which it resolves when the last kept step is
-/// gone, like `TicketResolver`.
+/// gone.
 @usableFromInline
 final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   /// The pipeline the run goes through.
   @usableFromInline let driver: ChainDriver<Message, State>
+  /// For an enum action, why it is dispatched (`send` on the store, an
+  /// effect, a middleware's `dispatch`), which event observers see.
+  @usableFromInline let cause: ActionCause<Message>
+  /// Whether the run's synchronous pass reduces only after its sender
+  /// found no event observer (the direct send's reused run), which spares
+  /// the reducing end looking again. A kept step, which may run later, looks.
+  @usableFromInline let knownUnobserved: Bool
 
   private struct Record {
     var tasks: [Task<Void, Never>] = []
@@ -108,8 +116,10 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   @usableFromInline let passed = Atomic<Int>(0)
 
   @usableFromInline
-  init(driver: ChainDriver<Message, State>) {
+  init(driver: ChainDriver<Message, State>, cause: ActionCause<Message> = .send, knownUnobserved: Bool = false) {
     self.driver = driver
+    self.cause = cause
+    self.knownUnobserved = knownUnobserved
   }
 
   deinit {
@@ -198,6 +208,16 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     let driver = driver
     guard let cache = driver.cache else { return forwardOutOfLine(message, to: index) }
     guard index < driver.handlers.count else { return driver.terminal(message, self, ownsCache) }
+    handOutHoldingNoState(message, to: index, ownsCache: ownsCache)
+    return cache.readInLeaf(owned: ownsCache)
+  }
+
+  /// Hands `message` to middleware `index` (which exists) with the state
+  /// before it on the heap; for a state larger than `inlineStateLimit`.
+  @inlinable
+  func handOutHoldingNoState(_ message: Message, to index: Int, ownsCache: Bool) {
+    let driver = driver
+    let cache = driver.cache.unsafelyUnwrapped
     let before = ownsCache ? cache.befores + index : UnsafeMutablePointer<State>.allocate(capacity: 1)
     cache.readInLeaf(into: before, owned: ownsCache)
     driver.handlers[index]._withUnsafeGuaranteedRef {
@@ -208,7 +228,6 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     }
     before.deinitialize(count: 1)
     if !ownsCache { before.deallocate() }
-    return cache.readInLeaf(owned: ownsCache)
   }
 
   /// The general path's `advance`: runs `forward` with the state after on
@@ -219,6 +238,57 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
     defer { after.deallocate() }
     driver.forward(message, index, self, after)
     return after.move()
+  }
+
+  /// Runs `message` through the pipeline as the dispatch's synchronous
+  /// pass, on a run of its own; call while holding the engine's `draining`
+  /// (the pass uses the pipeline's state cache). Then `settle(_:)`.
+  func dispatch(_ message: Message) {
+    // The run keeps its driver, and the driver its cache, alive.
+    let cache = driver.cache.unsafelyUnwrapped
+    defer { cache.end() }
+    guard MemoryLayout<State?>.size > Self.inlineStateLimit, !driver.handlers.isEmpty else {
+      return dispatchInlined(message)
+    }
+    handOutHoldingNoState(message, to: 0, ownsCache: true)
+  }
+
+  /// Runs `message` from the first middleware on, as the dispatch's
+  /// synchronous pass, and drops the state after: nobody reads it, so with
+  /// a large state it is not read into the caller's frame. For
+  /// `ActionStore`'s direct send, on its specialized pipeline, which has a
+  /// middleware.
+  @inlinable @inline(__always)
+  func passFromTop(_ message: Message) {
+    if MemoryLayout<State?>.size > Self.inlineStateLimit {
+      // No path that returns a state here: even one not taken would keep a
+      // slot of the state's size in the caller's frame.
+      return handOutHoldingNoState(message, to: 0, ownsCache: true)
+    }
+    _ = advance(message, to: 0, ownsCache: true)
+  }
+
+  /// `dispatch(_:)` for a small state, or without middlewares: `advance`
+  /// inlined. In a frame of its own: this code is unspecialized, and
+  /// unspecialized code reserves a slot of the state's size for each of
+  /// its temporaries on entry, which a large state's dispatch must not.
+  @inline(never)
+  private func dispatchInlined(_ message: Message) {
+    _ = advance(message, to: 0, ownsCache: true)
+  }
+
+  /// Ends a dispatch's synchronous pass: hands the effect tasks it started
+  /// to `ticket` and resolves it, or, when a middleware kept a step, leaves
+  /// the ticket to be resolved once the run is gone (as `escape()` does).
+  func settle(_ ticket: Ticket) {
+    let kept = kept.load(ordering: .relaxed)
+    let tasks = state.withLock { state -> [Task<Void, Never>] in
+      if kept { state.ticket = ticket }
+      defer { state.tasks = [] }
+      return state.tasks
+    }
+    ticket.add(tasks)
+    if !kept { ticket.resolve() }
   }
 
   /// Notes that a step of this run was kept (see `kept`).

@@ -227,7 +227,7 @@ final class InitializationFlag {
 
 /// Initializes `place` with `nil`. A frame of its own: unoptimized code
 /// keeps a slot for the temporary `nil` as long as the frame lives.
-@inline(never)
+@usableFromInline @inline(never)
 func initializeToNil<Value>(_ place: UnsafeMutablePointer<Value?>) {
   place.initialize(to: nil)
 }
