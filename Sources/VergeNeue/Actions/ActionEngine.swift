@@ -256,7 +256,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     // `ActionStore.send` formed its pipeline (effects and middlewares send
     // only once an action was reduced).
     guard let driver = pipelineDriver else {
-      preconditionFailure("An action was queued before the store formed its middleware pipeline.")
+      fatalError("An action was queued before the store formed its middleware pipeline.")
     }
     let run = ChainRun(driver: driver, cause: entry.cause)
     run.dispatch(entry.action)
