@@ -184,6 +184,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline
   var runsCancellableEffects: Bool { effects.withLock { !$0.byID.isEmpty } }
 
+  @usableFromInline
   func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
     let ticket = Ticket()
     inFlight.begin()
@@ -278,12 +279,17 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     _ action: Action, cause: ActionCause<Action>, reported: (UnsafePointer<State>) -> Void
   ) -> Effect<Action, Feature.Activity> {
     // Only a root store has observers: it writes in place.
-    let started = traceHooks.now()
+    // Timed only when a trace is attached.
+    let started: ContinuousClock.Instant? = traceHooks.tracing.load(ordering: .relaxed) ? .now : nil
     return access.observedWrite(
       CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line),
       { feature.reduce(into: &$0, action: action) }
     ) { before, after in
-      traceHooks.reduced(since: started)
+      if let started {
+        let duration = started.duration(to: .now).components
+        traceHooks.lastDuration.store(
+          duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000, ordering: .relaxed)
+      }
       reported(after)
       observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
       lifecycle.emit(
