@@ -60,7 +60,7 @@ extension ActionEngine {
     ) -> Effect<Action, Feature.Activity>
   ) -> [Task<Void, Never>]? {
     let effect: Effect<Action, Feature.Activity>
-    if knownUnobserved || engine._withUnsafeGuaranteedRef({ $0.isUnobserved }) {
+    if knownUnobserved || engine._withUnsafeGuaranteedRef({ $0.observers.isEmpty && $0.lifecycle.isEmpty }) {
       effect = write({ CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line) }) {
         feature.reduce(into: &$0, action: action)
       }

@@ -118,10 +118,6 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Queue
 
-  /// Whether no event observer needs to see a reduction.
-  @inlinable
-  var isUnobserved: Bool { observers.isEmpty && lifecycle.isEmpty }
-
   /// A middleware's `dispatch`: queued behind the current action.
   @usableFromInline
   func sendFromMiddleware(_ action: Feature.Action) {
@@ -242,7 +238,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         trace, _ in
         access.reduce(entry.action, by: self, trace: trace()) ?? .none
       }
-      entry.ticket.add(tasks ?? [])
+      if let tasks { entry.ticket.add(tasks) }
       entry.ticket.resolve()
       return
     }
