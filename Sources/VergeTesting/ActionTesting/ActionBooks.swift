@@ -58,6 +58,29 @@ struct ActionBooks<Action: Sendable, State: Sendable>: Sendable {
   }
 }
 
+extension Ledger where Extra == ActionBooks<Item, State> {
+  /// Records a `send` about to be made.
+  ///
+  /// - Returns: Its origin index.
+  func beginSend(_ label: @escaping @Sendable () -> String, at location: FailureLocation) -> Int {
+    update { data in
+      data.origins.append(.init(describeLabel: label, location: location))
+      let index = data.origins.count - 1
+      data.extra.awaitingReduction.append(index)
+      return index
+    }
+  }
+
+  /// Removes and returns the reduction of the send `index`, once there
+  /// and the thread that reduced it has reduced what it queued.
+  func takeReduction(of index: Int) -> StateChange<State>? {
+    modify { data in
+      guard !data.extra.unsettledSends.contains(index) else { return nil }
+      return data.extra.sendReductions.removeValue(forKey: index)
+    }
+  }
+}
+
 extension Ledger.Data where Extra == ActionBooks<Item, State> {
   /// The origin of what the effect task `run` sent; for `nil` (an
   /// `Effect.send` or `Effect.activity`), the reduction under way.

@@ -111,26 +111,14 @@ extension TestStore where Reducer: ActionReducer {
     let label: @Sendable () -> String = { "send(\(Describe.action(action)))" }
     reportProblems(of: actions, at: location)
     reportUnasserted(of: actions, before: label(), at: location)
-    // The send's origin, which the engine's lifecycle events book its
-    // reduction under.
-    let index = actions.ledger.update { data in
-      data.origins.append(.init(describeLabel: label, location: location))
-      let index = data.origins.count - 1
-      data.extra.awaitingReduction.append(index)
-      return index
-    }
+    let index = actions.ledger.beginSend(label, at: location)
     let task = actions.store.send(action)
     // The reduction is booked already unless another thread was reducing
     // (or has yet to reduce what it queued); then wait, event-driven.
     let deadline = ContinuousClock.now + timeout
     while true {
       let generation = actions.ledger.wakeup.generation
-      // Taken once booked and the thread that reduced it has reduced what
-      // it queued.
-      let reduction = actions.ledger.modify { data in
-        data.extra.unsettledSends.contains(index) ? nil : data.extra.sendReductions.removeValue(forKey: index)
-      }
-      if let reduction {
+      if let reduction = actions.ledger.takeReduction(of: index) {
         assertStep(label(), reduction, update: update, at: location)
         return task
       }
