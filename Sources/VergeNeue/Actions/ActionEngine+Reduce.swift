@@ -67,7 +67,7 @@ extension ActionEngine {
     } else {
       effect = engine._withUnsafeGuaranteedRef { $0.reduceObserved(action, cause: cause(), reported: observed) }
     }
-    if effect.isNone { return nil }
+    if case .none = effect.storage { return nil }
     return engine._withUnsafeGuaranteedRef { $0.startsNothing(effect) ? nil : $0.start(effect, origin: action) }
   }
 }
