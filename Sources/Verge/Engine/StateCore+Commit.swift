@@ -3,8 +3,8 @@ import Synchronization
 
 // The one commit core. Every way of changing a store's state (`Store`'s
 // commits, both reducer styles, scopes, a persisted restore) ends in
-// `commit(trace:countAfter:_:)` or, from unspecialized code,
-// `commitOutOfLine`. Both pick one of three shapes by where the thread is
+// `commit(trace:countAfter:_:)` or, from unspecialized code (through
+// `Store.commitOutOfLine`), `commitLarge` or `commitSmallOutOfLine`. They pick one of three shapes by where the thread is
 // and how large the state is:
 //
 // - `commitSmall`: outside any commit closure; delivers directly when it
@@ -56,30 +56,12 @@ extension StateCore {
     return try commitSmall(marks: marks, trace: trace(), countAfter: &countAfter, body)
   }
 
-  /// `commit(trace:countAfter:_:)` for code that runs unspecialized:
-  /// VergeNeue's engines reach the store through the witness of a generic
-  /// type, and persistence restores through a non-specialized `Store`.
-  /// There every temporary of the inlined small path (`commitSmall`) takes
-  /// a slot of the state's size on the stack — about seventy for one
-  /// commit, 4 MiB for a 64 KiB state — so a large state goes straight to
-  /// `commitLarge` and a small one through a frame of its own.
-  ///
-  /// - Parameters:
-  ///   - trace: Describes the commit to commit middlewares.
-  ///   - countAfter: Set to `changeCount` as it stood right after the commit.
-  ///   - body: Mutates the value through the `InoutRef` it receives.
-  /// - Returns: What `body` returned.
-  func commitOutOfLine<Result>(
-    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result
-  ) -> Result {
-    if Self.isLarge {
-      return commitLarge(trace: trace, countAfter: &countAfter, body)
-    }
-    return commitSmallOutOfLine(trace: trace, countAfter: &countAfter, body)
-  }
-
-  /// `commit(trace:countAfter:_:)` in a frame of its own, for
-  /// `commitOutOfLine` when the state is small.
+  /// `commit(trace:countAfter:_:)` in a frame of its own, for code that
+  /// runs unspecialized (`Store.commitOutOfLine`) when the state is small.
+  /// Unspecialized, every temporary of the inlined small path
+  /// (`commitSmall`) takes a slot of the state's size on the stack — about
+  /// seventy for one commit, 4 MiB for a 64 KiB state — so a large state
+  /// never comes here: it goes straight to `commitLarge`.
   @inline(never)
   func commitSmallOutOfLine<Result>(
     trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result

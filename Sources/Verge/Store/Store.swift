@@ -253,7 +253,12 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     _ body: (InoutRef<State>) -> Result
   ) -> (result: Result, changeCount: UInt64) {
     var count: UInt64 = 0
-    let result = core.commitOutOfLine(trace: trace, countAfter: &count, body)
+    // A large state goes straight to `commitLarge`, a small one through a
+    // frame of its own.
+    let result =
+      StateCore<State, Activity>.isLarge
+      ? core.commitLarge(trace: trace, countAfter: &count, body)
+      : core.commitSmallOutOfLine(trace: trace, countAfter: &count, body)
     return (result, count)
   }
 

@@ -60,14 +60,14 @@ extension ActionEngine {
     ) -> Effect<Action, Feature.Activity>
   ) -> [Task<Void, Never>]? {
     let effect: Effect<Action, Feature.Activity>
-    if knownUnobserved || engine._withUnsafeGuaranteedRef({ $0.isUnobserved }) {
+    if knownUnobserved || engine._withUnsafeGuaranteedRef({ $0.observers.isEmpty && $0.lifecycle.isEmpty }) {
       effect = write({ CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line) }) {
         feature.reduce(into: &$0, action: action)
       }
     } else {
       effect = engine._withUnsafeGuaranteedRef { $0.reduceObserved(action, cause: cause(), reported: observed) }
     }
-    if effect.isNone { return nil }
+    if case .none = effect.storage { return nil }
     return engine._withUnsafeGuaranteedRef { $0.startsNothing(effect) ? nil : $0.start(effect, origin: action) }
   }
 }

@@ -118,10 +118,6 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
 
   // MARK: - Queue
 
-  /// Whether no event observer needs to see a reduction.
-  @inlinable
-  var isUnobserved: Bool { observers.isEmpty && lifecycle.isEmpty }
-
   /// A middleware's `dispatch`: queued behind the current action.
   @usableFromInline
   func sendFromMiddleware(_ action: Feature.Action) {
@@ -184,9 +180,10 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline
   var runsCancellableEffects: Bool { effects.withLock { !$0.byID.isEmpty } }
 
+  @usableFromInline
   func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
     let ticket = Ticket()
-    inFlight.begin()
+    inFlight.active.add(1, ordering: .sequentiallyConsistent)
     pending.withLock { pending in
       pending.append(Queued(action: action, cause: cause, ticket: ticket))
       pendingCount.add(1, ordering: .sequentiallyConsistent)
@@ -241,7 +238,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         trace, _ in
         access.reduce(entry.action, by: self, trace: trace()) ?? .none
       }
-      entry.ticket.add(tasks ?? [])
+      if let tasks { entry.ticket.add(tasks) }
       entry.ticket.resolve()
       return
     }
@@ -278,12 +275,17 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     _ action: Action, cause: ActionCause<Action>, reported: (UnsafePointer<State>) -> Void
   ) -> Effect<Action, Feature.Activity> {
     // Only a root store has observers: it writes in place.
-    let started = traceHooks.now()
+    // Timed only when a trace is attached.
+    let started: ContinuousClock.Instant? = traceHooks.tracing.load(ordering: .relaxed) ? .now : nil
     return access.observedWrite(
       CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line),
       { feature.reduce(into: &$0, action: action) }
     ) { before, after in
-      traceHooks.reduced(since: started)
+      if let started {
+        let duration = started.duration(to: .now).components
+        traceHooks.lastDuration.store(
+          duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000, ordering: .relaxed)
+      }
       reported(after)
       observers.emit(.reduced(action, before: before.pointee, after: after.pointee, origin: cause.origin))
       lifecycle.emit(
@@ -348,7 +350,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   private func startTask(_ run: Effect<Action, Feature.Activity>.Run, origin: Action) -> Task<Void, Never> {
-    inFlight.begin()
+    inFlight.active.add(1, ordering: .sequentiallyConsistent)
     let id = effects.withLock { effects -> UInt64 in
       effects.nextID += 1
       return effects.nextID

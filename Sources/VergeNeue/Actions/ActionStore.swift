@@ -95,9 +95,10 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   ///   its step.
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    guard engine.isUnobserved && !hasCommitMiddlewares && engine.beginDirect() else {
+    guard engine.observers.isEmpty && engine.lifecycle.isEmpty && !hasCommitMiddlewares && engine.beginDirect() else {
       if engine.hasMiddlewares { formPipeline() }
-      return sendQueued(action)
+      // Through the queue, the middlewares and the observers.
+      return engine.send(action, cause: .send)
     }
     // Specialized in the caller's module. No commit middleware reads the
     // trace, so the action is not described.
@@ -195,12 +196,6 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     return ChainDriver(
       middlewares: engine.middlewares, cache: pipeline.cache, terminal: terminal,
       restart: { [weak engine] message in engine?.sendFromMiddleware(message) })
-  }
-
-  /// Sends through the queue, the middlewares and the observers.
-  @usableFromInline
-  func sendQueued(_ action: Action) -> StoreTask {
-    engine.send(action, cause: .send)
   }
 
   /// Reduces a recording's actions into this store, without running their

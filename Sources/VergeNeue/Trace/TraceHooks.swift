@@ -9,11 +9,13 @@ import Synchronization
 /// With no trace attached it costs a relaxed load per observed reduction
 /// and per ended effect; an unobserved send never reaches it.
 final class TraceHooks: Sendable {
-  private let tracing = Atomic<Bool>(false)
+  /// Whether a trace is attached: the engine's observed reduction times
+  /// itself only then.
+  let tracing = Atomic<Bool>(false)
   /// Nanoseconds the last observed reduction took; written and read by the
   /// thread holding the engine's `draining` flag, right before its
   /// lifecycle observers run.
-  private let lastDuration = Atomic<Int64>(0)
+  let lastDuration = Atomic<Int64>(0)
   private let onCancelled = SharedLock<(@Sendable (EffectRunID) -> Void)?>(nil)
 
   /// Starts reporting; `cancelled` gets each effect ended after a cancel.
@@ -26,18 +28,6 @@ final class TraceHooks: Sendable {
   func end() {
     tracing.store(false, ordering: .relaxed)
     onCancelled.withLock { $0 = nil }
-  }
-
-  /// The time now when a trace is attached, else `nil`.
-  func now() -> ContinuousClock.Instant? {
-    tracing.load(ordering: .relaxed) ? .now : nil
-  }
-
-  /// Records the duration of a reduction that began at `started`.
-  func reduced(since started: ContinuousClock.Instant?) {
-    guard let started else { return }
-    let duration = started.duration(to: .now).components
-    lastDuration.store(duration.seconds * 1_000_000_000 + duration.attoseconds / 1_000_000_000, ordering: .relaxed)
   }
 
   /// How long the last observed reduction took, in nanoseconds.

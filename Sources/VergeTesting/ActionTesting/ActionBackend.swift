@@ -39,7 +39,17 @@ final class ActionBackend<Feature: ActionReducer>: ShapeBackend<Feature>, TestSt
       if began {
         ledger.modify { $0.extra.inPass = true }
       } else {
-        ledger.update { $0.passEnded() }
+        // The thread reducing the queue emptied it: hands out what its
+        // pass booked.
+        ledger.update { data in
+          data.extra.inPass = false
+          guard data.extra.holding else { return }
+          for index in data.received.indices where !data.received[index].isSettled {
+            data.received[index].isSettled = true
+          }
+          data.extra.unsettledSends.removeAll()
+          data.extra.holding = false
+        }
       }
     }
     // Only `observeEvents` reports failures that are not an effect's

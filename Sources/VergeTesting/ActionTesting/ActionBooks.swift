@@ -89,18 +89,6 @@ extension Ledger.Data where Extra == ActionBooks<Item, State> {
     return extra.runs[run]?.origin ?? nil
   }
 
-  /// The thread reducing the store's queue emptied it: hands out what its
-  /// pass booked.
-  mutating func passEnded() {
-    extra.inPass = false
-    guard extra.holding else { return }
-    for index in received.indices where !received[index].isSettled {
-      received[index].isSettled = true
-    }
-    extra.unsettledSends.removeAll()
-    extra.holding = false
-  }
-
   /// Books one lifecycle event of the store under test.
   mutating func record(_ delivery: LifecycleDelivery<Item, State>) {
     switch delivery.event {
