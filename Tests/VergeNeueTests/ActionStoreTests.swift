@@ -55,6 +55,15 @@ struct CounterFeature: ActionReducer {
   }
 }
 
+extension Middleware where Message == CounterFeature.Action, State == CounterFeature.State {
+  /// Keeps every `.add` step in `kept` and passes every other action on.
+  static func holdingAdds(into kept: Collected<KeptMiddlewareStep<Message, State>>) -> Self {
+    Middleware(name: "hold adds") { step in
+      if case .add = step.message { kept.append(step.keep()) } else { step.next() }
+    }
+  }
+}
+
 final class ActionStoreTests: XCTestCase {
   private func makeStore(gate: Gate = Gate(), middlewares: [Middleware<CounterFeature.Action, CounterFeature.State>] = [])
     -> ActionStore<CounterFeature>

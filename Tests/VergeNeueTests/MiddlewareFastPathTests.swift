@@ -11,13 +11,7 @@ final class MiddlewareFastPathTests: XCTestCase {
 
   func testAKeptStepPassesLaterAndLaterSendsStillPass() {
     let kept = Collected<KeptMiddlewareStep<Action, State>>()
-    let holdAdds = Middleware<Action, State>(name: "hold adds") { step in
-      if case .add = step.message {
-        kept.append(step.keep())
-      } else {
-        step.next()
-      }
-    }
+    let holdAdds = Middleware.holdingAdds(into: kept)
     let passThrough = Middleware<Action, State>(name: "pass") { step in step.next() }
     let store = ActionStore(
       initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [passThrough, holdAdds])
@@ -113,9 +107,7 @@ final class MiddlewareFastPathTests: XCTestCase {
   /// sees commits made since the dispatch, and its reduction.
   func testAKeptStepPassedOnAnotherThreadSeesTheCurrentState() async {
     let kept = Collected<KeptMiddlewareStep<Action, State>>()
-    let hold = Middleware<Action, State>(name: "hold adds") { step in
-      if case .add = step.message { kept.append(step.keep()) } else { step.next() }
-    }
+    let hold = Middleware.holdingAdds(into: kept)
     let store = ActionStore(initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [hold])
     store.send(.add(5))
     store.send(.increment)

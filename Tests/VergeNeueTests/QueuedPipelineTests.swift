@@ -23,13 +23,7 @@ final class QueuedPipelineTests: XCTestCase {
 
   func testAKeptStepIsReducedAndObservedWhenPassedOn() {
     let kept = Collected<KeptMiddlewareStep<Action, State>>()
-    let holdAdds = Middleware<Action, State>(name: "hold adds") { step in
-      if case .add = step.message {
-        kept.append(step.keep())
-      } else {
-        step.next()
-      }
-    }
+    let holdAdds = Middleware.holdingAdds(into: kept)
     let store = ActionStore(initialState: State(), reducer: CounterFeature(gate: Gate()), middlewares: [holdAdds])
     let (reduced, observation) = observeReductions(of: store)
     store.send(.add(5))
