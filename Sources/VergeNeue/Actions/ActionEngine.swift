@@ -183,7 +183,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   @usableFromInline
   func send(_ action: Action, cause: ActionCause<Action>) -> StoreTask {
     let ticket = Ticket()
-    inFlight.active.add(1, ordering: .sequentiallyConsistent)
+    inFlight.begin()
     pending.withLock { pending in
       pending.append(Queued(action: action, cause: cause, ticket: ticket))
       pendingCount.add(1, ordering: .sequentiallyConsistent)
@@ -350,7 +350,7 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
   }
 
   private func startTask(_ run: Effect<Action, Feature.Activity>.Run, origin: Action) -> Task<Void, Never> {
-    inFlight.active.add(1, ordering: .sequentiallyConsistent)
+    inFlight.begin()
     let id = effects.withLock { effects -> UInt64 in
       effects.nextID += 1
       return effects.nextID

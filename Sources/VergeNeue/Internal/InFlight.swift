@@ -4,10 +4,9 @@ import Synchronization
 /// Counts work in flight (actions, effects) and wakes waiters when it drops
 /// to zero; no polling.
 ///
-/// The count is an atomic, `active`: work adds one to it as it begins, and
-/// calls `end` when it ends, neither taking a lock unless someone waits: a
-/// waiter publishes itself (`hasWaiters`) and then re-reads the count, and
-/// `end` lowers the count and then reads `hasWaiters`. Every access is
+/// The count is an atomic, so `begin` and `end` take no lock unless someone
+/// waits: a waiter publishes itself (`hasWaiters`) and then re-reads the
+/// count, and `end` lowers the count and then reads `hasWaiters`. Both are
 /// sequentially consistent, so at least one side sees the other, and the
 /// waiters are taken under the lock by whichever side does.
 @usableFromInline
@@ -17,6 +16,11 @@ final class InFlight: Sendable {
   private let waiters = SharedLock<[CheckedContinuation<Void, Never>]>([])
 
   var count: Int { active.load(ordering: .sequentiallyConsistent) }
+
+  @inlinable
+  func begin() {
+    active.add(1, ordering: .sequentiallyConsistent)
+  }
 
   @inlinable
   func end() {

@@ -161,7 +161,7 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// Names the dispatch and counts it in flight; `run` must follow, then
   /// `inFlight.end()`.
   private func begin<Result>(_ action: ReducerAction<Reducer, Result>) -> ActionInfo {
-    inFlight.active.add(1, ordering: .sequentiallyConsistent)
+    inFlight.begin()
     return ActionInfo(
       name: action.name,
       id: nextActionID.add(1, ordering: .relaxed).newValue,
