@@ -29,7 +29,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       let width = Int(header.pointee.width)
       let room = Int(header.pointee.room)
       if header.pointee.isLeaf {
-        if !_isPOD(Element.self) { Self.elementBase(after: words, room: room).deinitialize(count: width) }
+        if !_isPOD(Element.self) { elementBase.deinitialize(count: width) }
         return
       }
       // Released through `Unmanaged`, which needs no type metadata (this
@@ -46,32 +46,18 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
 
   // MARK: Storage
 
-  /// The words of storage a node with room for `room` entries needs: the
-  /// labels, then a branch's counts and children or a leaf's elements
-  /// (with padding for their alignment).
-  @inlinable @inline(__always)
-  static func words(room: Int, isLeaf: Bool) -> Int {
-    if !isLeaf { return room &* 3 }
-    let padding = Swift.max(0, MemoryLayout<Element>.alignment &- MemoryLayout<UInt64>.alignment)
-    let bytes = room &* MemoryLayout<Element>.stride &+ padding
-    return room &+ (bytes &+ 7) &>> 3
-  }
-
-  /// Where a leaf's elements start, given where its storage starts.
-  @inlinable @inline(__always)
-  static func elementBase(after words: UnsafeMutablePointer<UInt64>, room: Int) -> UnsafeMutablePointer<Element> {
-    let end = UnsafeMutableRawPointer(words + room)
-    // The labels end on a word boundary, which suits most elements.
-    if MemoryLayout<Element>.alignment <= MemoryLayout<UInt64>.alignment {
-      return end.assumingMemoryBound(to: Element.self)
-    }
-    return end.alignedUp(for: Element.self).assumingMemoryBound(to: Element.self)
-  }
-
   /// An empty node with room for `room` entries.
   @inlinable
   static func make(isLeaf: Bool, room: Int) -> ListNode {
-    let buffer = create(minimumCapacity: words(room: room, isLeaf: isLeaf)) { _ in
+    // The words of storage: the labels, then a branch's counts and children
+    // or a leaf's elements (with padding for their alignment).
+    var words = room &* 3
+    if isLeaf {
+      let padding = Swift.max(0, MemoryLayout<Element>.alignment &- MemoryLayout<UInt64>.alignment)
+      let bytes = room &* MemoryLayout<Element>.stride &+ padding
+      words = room &+ (bytes &+ 7) &>> 3
+    }
+    let buffer = create(minimumCapacity: words) { _ in
       ListNodeHeader(count: 0, width: 0, room: room, isLeaf: isLeaf)
     }
     return unsafeDowncast(buffer, to: ListNode.self)
@@ -158,9 +144,16 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   @inlinable @inline(__always)
   var labelBase: UnsafeMutablePointer<UInt64> { withUnsafeMutablePointerToElements { $0 } }
 
-  /// A leaf's elements (only meaningful for a leaf).
+  /// A leaf's elements (only meaningful for a leaf), after its labels.
   @inlinable @inline(__always)
-  var elementBase: UnsafeMutablePointer<Element> { Self.elementBase(after: labelBase, room: room) }
+  var elementBase: UnsafeMutablePointer<Element> {
+    let end = UnsafeMutableRawPointer(labelBase + room)
+    // The labels end on a word boundary, which suits most elements.
+    if MemoryLayout<Element>.alignment <= MemoryLayout<UInt64>.alignment {
+      return end.assumingMemoryBound(to: Element.self)
+    }
+    return end.alignedUp(for: Element.self).assumingMemoryBound(to: Element.self)
+  }
 
   /// A branch's child counts (only meaningful for a branch).
   @inlinable @inline(__always)
@@ -210,10 +203,10 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let node = Self.make(isLeaf: isLeaf, room: width &+ extra)
     node.labelBase.initialize(from: labelBase, count: width)
     if isLeaf {
-      Self.copy(width, from: elementBase, to: node.elementBase)
+      Self.copy(width, from: UnsafePointer(elementBase), to: node.elementBase)
     } else {
       node.countBase.initialize(from: countBase, count: width)
-      Self.copy(width, from: childBase, to: node.childBase)
+      Self.copy(width, from: UnsafePointer(childBase), to: node.childBase)
     }
     node.head.pointee.width = Int32(truncatingIfNeeded: width)
     node.head.pointee.count = count
@@ -235,11 +228,6 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       (target + index).initialize(to: source[index])
       index &+= 1
     }
-  }
-
-  @inlinable @inline(__always)
-  static func copy<Item>(_ count: Int, from source: UnsafeMutablePointer<Item>, to target: UnsafeMutablePointer<Item>) {
-    copy(count, from: UnsafePointer(source), to: target)
   }
 
   /// Makes `node` (uniquely referenced) able to hold `extra` more entries,
@@ -274,7 +262,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       if consuming {
         (base + position).moveInitialize(from: sourceBase + from, count: moved)
       } else {
-        copy(moved, from: sourceBase + from, to: base + position)
+        copy(moved, from: UnsafePointer(sourceBase + from), to: base + position)
       }
     }
     shift(target.labelBase, source.labelBase)
@@ -433,7 +421,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// not below it), or `nil` when every label is below it.
   @inlinable @inline(__always)
   func child(forLabel label: UInt64) -> Int? {
-    let labels = UnsafeBufferPointer(self.labels)
+    let labels = UnsafeBufferPointer(start: labelBase, count: width)
     let index = Self.firstIndex(notBelow: label, in: labels)
     return index < labels.count ? index : nil
   }

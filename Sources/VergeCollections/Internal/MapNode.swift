@@ -122,7 +122,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   @inlinable package var dataMap: UInt32 { fields.dataMap }
   @inlinable package var nodeMap: UInt32 { fields.nodeMap }
   @inlinable package var entryCount: Int { Int(fields.entryCount) }
-  @inlinable package var childCount: Int { Int(fields.childCount) }
+  @inlinable package var childCount: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.childCount) } }
 
   /// Runs `body` with the entries and the children.
   @inlinable @inline(__always)
@@ -246,26 +246,18 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
     }
   }
 
-  /// The value for `key`, whose hash is `hash`, in this subtree.
+  /// The value for `key`, whose hash is `hash`, in the subtree of `root`.
   ///
   /// The descent holds no reference to the nodes it passes (the caller's
-  /// reference to this node keeps the whole subtree alive, and a read
-  /// changes nothing), so it costs no reference counting; it is one loop
-  /// with no call per level, and each level reads the slot's byte in the
-  /// slot table instead of counting bits. The descent itself,
-  /// ``find(_:hash:in:)``, is specialized but not inlined: inlined into a
-  /// subscriber's or a reducer's code it cost more instructions there than
-  /// the call it saves (callgrind, benchmark scenario 12).
-  @inlinable @inline(__always)
-  package func find(_ key: Key, hash: UInt64) -> Value? {
-    Self.find(key, hash: hash, in: self)
-  }
-
-  /// The value for `key`, whose hash is `hash`, in the subtree of `root`
-  /// (see ``find(_:hash:)``). The node is an ordinary argument, not `self`,
-  /// whose register the calling convention makes the callee save, and the
-  /// rare collision path is a call of its own: the descent saves no
-  /// register.
+  /// reference to `root` keeps the whole subtree alive, and a read changes
+  /// nothing), so it costs no reference counting; it is one loop with no
+  /// call per level, and each level reads the slot's byte in the slot table
+  /// instead of counting bits. It is specialized but not inlined: inlined
+  /// into a subscriber's or a reducer's code it cost more instructions there
+  /// than the call it saves (callgrind, benchmark scenario 12). The node is
+  /// an ordinary argument, not `self`, whose register the calling
+  /// convention makes the callee save, and the rare collision path is a
+  /// call of its own: the descent saves no register.
   @inlinable @inline(never)
   package static func find(_ key: Key, hash: UInt64, in root: MapNode) -> Value? {
     unowned(unsafe) var node = root

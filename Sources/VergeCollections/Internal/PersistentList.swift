@@ -233,27 +233,6 @@ struct PersistentList<Element> {
   /// - Complexity: O(log n).
   @inlinable
   mutating func uniqueElement(label: UInt64) -> UnsafeMutablePointer<Element> {
-    let (leaf, offset) = uniqueLeaf(label: label)
-    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
-  }
-
-  /// The element at `index`, in storage of this list's own (see
-  /// ``uniqueElement(label:)``).
-  ///
-  /// - Complexity: O(log n).
-  @inlinable
-  mutating func uniqueElement(index: Int) -> UnsafeMutablePointer<Element> {
-    let (leaf, offset) = uniqueLeaf(index: index)
-    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
-  }
-
-  /// The leaf holding the element labelled `label` (which must be present)
-  /// and its offset there, after making every node on the path uniquely
-  /// referenced; the leaf is not retained (the list keeps it alive).
-  ///
-  /// - Complexity: O(log n).
-  @inlinable
-  mutating func uniqueLeaf(label: UInt64) -> (leaf: Unmanaged<ListNode<Element>>, offset: Int) {
     if !isKnownUniquelyReferenced(&root) { root = root.copy() }
     // The descent holds no reference to the nodes it passes: each is kept
     // by its parent, which it has just made unique, so the path costs no
@@ -270,13 +249,22 @@ struct PersistentList<Element> {
       guard let next else { break }
       node = next
     }
-    let offset = node._withUnsafeGuaranteedRef { leaf in
+    return node._withUnsafeGuaranteedRef { leaf in
       guard let offset = leaf.child(forLabel: label), leaf.labelBase[offset] == label else {
         fatalError("IdentifiedArray: label not found")
       }
-      return offset
+      return leaf.elementBase + offset
     }
-    return (node, offset)
+  }
+
+  /// The element at `index`, in storage of this list's own (see
+  /// ``uniqueElement(label:)``).
+  ///
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueElement(index: Int) -> UnsafeMutablePointer<Element> {
+    let (leaf, offset) = uniqueLeaf(index: index)
+    return leaf._withUnsafeGuaranteedRef { $0.elementBase + offset }
   }
 
   /// The leaf holding position `index` and the offset there, after making

@@ -32,20 +32,16 @@ package struct PersistentMap<Key: Hashable, Value> {
   /// when the map is specialized.
   @inlinable @inline(__always)
   package static func hash(_ key: Key) -> UInt64 {
+    var bits: UInt64
     if Key.self == Int.self {
-      return mix(UInt64(bitPattern: Int64(unsafeBitCast(key, to: Int.self))))
+      bits = UInt64(bitPattern: Int64(unsafeBitCast(key, to: Int.self)))
+    } else if Key.self == UInt64.self {
+      bits = unsafeBitCast(key, to: UInt64.self)
+    } else {
+      return UInt64(bitPattern: Int64(key.hashValue))
     }
-    if Key.self == UInt64.self {
-      return mix(unsafeBitCast(key, to: UInt64.self))
-    }
-    return UInt64(bitPattern: Int64(key.hashValue))
-  }
-
-  /// A bijection of 64 bits that spreads every input bit over the output
-  /// (SplitMix64's finalizer).
-  @inlinable @inline(__always)
-  package static func mix(_ value: UInt64) -> UInt64 {
-    var bits = value
+    // SplitMix64's finalizer: a bijection that spreads every input bit over
+    // the output.
     bits = (bits ^ (bits >> 30)) &* 0xbf58_476d_1ce4_e5b9
     bits = (bits ^ (bits >> 27)) &* 0x94d0_49bb_1331_11eb
     return bits ^ (bits >> 31)
@@ -56,7 +52,7 @@ package struct PersistentMap<Key: Hashable, Value> {
   /// - Complexity: O(log₁₆ N).
   @inlinable
   package subscript(key: Key) -> Value? {
-    root.find(key, hash: Self.hash(key))
+    MapNode.find(key, hash: Self.hash(key), in: root)
   }
 
   /// Stores `value` for `key`.
@@ -79,7 +75,7 @@ package struct PersistentMap<Key: Hashable, Value> {
   @discardableResult
   package mutating func removeValue(forKey key: Key) -> Value? {
     let hash = Self.hash(key)
-    guard root.find(key, hash: hash) != nil else { return nil }
+    guard MapNode.find(key, hash: hash, in: root) != nil else { return nil }
     let old = MapNode.remove(&root, key: key, hash: hash, shift: 0)
     if old != nil { count -= 1 }
     return old
