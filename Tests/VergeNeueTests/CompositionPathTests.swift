@@ -27,6 +27,15 @@ struct WrappedListFeature: ActionReducer {
   }
 }
 
+/// Whether `StateField` resolved a child's state to its offset.
+private struct IsStored<Root, Value>: ChildStateMaker {
+  typealias Made = Bool
+
+  func callAsFunction<Place: ChildState<Root, Value>>(_ place: Place) -> Bool {
+    Place.self == StoredChildState<Root, Value>.self
+  }
+}
+
 /// `WrappedList` stored, and behind one more computed property.
 private struct Boxed: Equatable, Sendable {
   var list = WrappedList()
@@ -53,16 +62,17 @@ final class CompositionPathTests: XCTestCase {
   }
 
   func testStoredPropertiesAreReachedThroughTheirOffsetAndComputedOnesThroughTheKeyPath() {
-    XCTAssertNotNil(StateField(\WrappedList.inner.counter).offset)
-    XCTAssertNil(StateField(\WrappedList.rows).offset)
-    XCTAssertNil(StateField(\WrappedList.detail).offset)
+    XCTAssertTrue(StateField(\WrappedList.inner.counter).resolved(IsStored()))
+    XCTAssertFalse(StateField(\WrappedList.rows).resolved(IsStored()))
+    XCTAssertFalse(StateField(\WrappedList.detail).resolved(IsStored()))
   }
 
   func testAnAppendedFieldHasAnOffsetOnlyWhenEveryPartIsStored() {
     let counter = StateField(\WrappedList.inner.counter)
     let stored = StateField(\Boxed.list).appending(counter)
-    XCTAssertEqual(stored.offset, StateField(\Boxed.list.inner.counter).offset)
-    XCTAssertNil(StateField(\Boxed.view).appending(counter).offset)
+    XCTAssertEqual(stored.stored?.offset, StateField(\Boxed.list.inner.counter).stored?.offset)
+    XCTAssertNotNil(stored.stored)
+    XCTAssertNil(StateField(\Boxed.view).appending(counter).stored)
   }
 
   func testBothKindsOfFieldWriteAndReadTheSamePart() {

@@ -1,13 +1,16 @@
 /// What `forEach(_:action:element:)` composes: a parent feature and one
-/// element feature per element of the identified array at `field`.
+/// element feature per element of the identified array at `place`.
 @usableFromInline
-final class ForEachComposition<Parent: ActionReducer, Element: ActionReducer>: ChildComposition
-where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.State.ID: Sendable {
+final class ForEachComposition<Parent: ActionReducer, Element: ActionReducer, Place: ChildState>: ChildComposition
+where
+  Place.Root == Parent.State, Place.Value == IdentifiedArrayOf<Element.State>, Element.Activity == Parent.Activity,
+  Element.State: Identifiable, Element.State.ID: Sendable
+{
   @usableFromInline typealias Elements = IdentifiedArrayOf<Element.State>
 
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
-  @usableFromInline let field: StateField<Parent.State, Elements>
+  @usableFromInline let place: Place
   /// The elements' key path, which with an element's id scopes that
   /// element's effects.
   @usableFromInline let owner: WritableKeyPath<Parent.State, Elements> & Sendable
@@ -18,13 +21,13 @@ where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.
 
   @inlinable
   init(
-    parent: Parent, element: Element, state: WritableKeyPath<Parent.State, Elements> & Sendable,
+    parent: Parent, element: Element, place: Place, owner: WritableKeyPath<Parent.State, Elements> & Sendable,
     action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
   ) {
     self.parent = parent
     self.element = element
-    field = StateField(state)
-    owner = state
+    self.place = place
+    self.owner = owner
     self.action = action
   }
 
@@ -44,7 +47,7 @@ where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.
     var childEffect = Effect<Parent.Action, Parent.Activity>.none
     var childID: Element.State.ID?
     if let (id, elementAction) = action.extract(parentAction),
-      let effect = field.modify(&state, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
+      let effect = place.modify(&state, { $0.modify(id: id) { element.reduce(into: &$0, action: elementAction) } }),
       !effect.isNone
     {
       // The element's ids are its own, and its tasks are marked with its
@@ -57,7 +60,7 @@ where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.
       let parentEffect = parent.reduce(into: &state, action: parentAction)
       guard let childID else { return parentEffect }
       // The element's tasks start only if the parent kept the element.
-      if field.modify(&state, { $0[id: childID] == nil }) {
+      if place.modify(&state, { $0[id: childID] == nil }) {
         return .cancelling(
           CollectionOfOne(ChildEffects(owner: owner, element: childID)), child: childEffect, parent: parentEffect)
       }
@@ -66,14 +69,14 @@ where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.
     // Held across the parent's reduction, so that a change of ids replaces
     // the storage. An element's reduction keeps its id (the array checks),
     // so reading it after that reduction is the same.
-    let idsBefore = field.modify(&state) { $0.idStorage }
+    let idsBefore = place.modify(&state) { $0.idStorage }
     let parentEffect = parent.reduce(into: &state, action: parentAction)
     // Most actions add, remove and move no element: one comparison of
     // addresses tells, and nothing else runs.
-    if field.modify(&state, { $0.hasIDStorage(identicalTo: idsBefore) }) {
+    if place.modify(&state, { $0.hasIDStorage(identicalTo: idsBefore) }) {
       return started(childEffect).merge(with: parentEffect)
     }
-    let removed = field.modify(&state) { $0.idsRemoved(since: idsBefore) }
+    let removed = place.modify(&state) { $0.idsRemoved(since: idsBefore) }
     guard !removed.isEmpty else { return started(childEffect).merge(with: parentEffect) }
     // A removed element's own tasks are dropped by `cancelling`, unstarted.
     let childKept = childID.map { id in !removed.contains(id) } ?? false
@@ -90,5 +93,37 @@ where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.
     let (reporting, tasks) = effect.reportingEnds(to: running)
     if tasks > 0 { running.add(tasks) }
     return reporting
+  }
+}
+
+/// Makes a `ForEachComposition` for the kind of place its elements have
+/// (`ChildStateMaker`).
+@usableFromInline
+struct ForEachMaker<Parent: ActionReducer, Element: ActionReducer>: ChildStateMaker
+where Element.Activity == Parent.Activity, Element.State: Identifiable, Element.State.ID: Sendable {
+  @usableFromInline typealias Elements = IdentifiedArrayOf<Element.State>
+  @usableFromInline typealias Root = Parent.State
+  @usableFromInline typealias Value = Elements
+  @usableFromInline typealias Made = Composed<Parent>
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let owner: WritableKeyPath<Parent.State, Elements> & Sendable
+  @usableFromInline let action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
+
+  @inlinable
+  init(
+    parent: Parent, element: Element, owner: WritableKeyPath<Parent.State, Elements> & Sendable,
+    action: ActionCase<Parent.Action, (id: Element.State.ID, action: Element.Action)>
+  ) {
+    self.parent = parent
+    self.element = element
+    self.owner = owner
+    self.action = action
+  }
+
+  @inlinable
+  func callAsFunction<Place: ChildState<Parent.State, Elements>>(_ place: Place) -> Composed<Parent> {
+    Composed(ForEachComposition(parent: parent, element: element, place: place, owner: owner, action: action))
   }
 }

@@ -1,24 +1,24 @@
 /// What `ifLet(_:action:then:)` composes: a parent feature and a child
-/// feature running while the optional state at `field` is present.
+/// feature running while the optional state at `place` is present.
 @usableFromInline
-final class IfLetComposition<Parent: ActionReducer, Child: ActionReducer>: ChildComposition
-where Child.Activity == Parent.Activity {
+final class IfLetComposition<Parent: ActionReducer, Child: ActionReducer, Place: ChildState>: ChildComposition
+where Place.Root == Parent.State, Place.Value == Child.State?, Child.Activity == Parent.Activity {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child
-  @usableFromInline let field: StateField<Parent.State, Child.State?>
+  @usableFromInline let place: Place
   /// The optional state's key path, which scopes the child's effects.
   @usableFromInline let owner: WritableKeyPath<Parent.State, Child.State?> & Sendable
   @usableFromInline let action: ActionCase<Parent.Action, Child.Action>
 
   @inlinable
   init(
-    parent: Parent, child: Child, state: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+    parent: Parent, child: Child, place: Place, owner: WritableKeyPath<Parent.State, Child.State?> & Sendable,
     action: ActionCase<Parent.Action, Child.Action>
   ) {
     self.parent = parent
     self.child = child
-    field = StateField(state)
-    owner = state
+    self.place = place
+    self.owner = owner
     self.action = action
   }
 
@@ -32,7 +32,7 @@ where Child.Activity == Parent.Activity {
     var childEffect = Effect<Parent.Action, Parent.Activity>.none
     let wasPresent: Bool
     if let childAction = action.extract(parentAction) {
-      let effect = field.modify(&state) { optional -> Effect<Child.Action, Parent.Activity>? in
+      let effect = place.modify(&state) { optional -> Effect<Child.Action, Parent.Activity>? in
         guard optional != nil else { return nil }
         return child.reduce(into: &optional!, action: childAction)
       }
@@ -42,11 +42,42 @@ where Child.Activity == Parent.Activity {
           action.embed, scope: EffectID(ChildEffects(owner: owner, element: 0)), marked: true)
       }
     } else {
-      wasPresent = field.modify(&state) { $0 != nil }
+      wasPresent = place.modify(&state) { $0 != nil }
     }
     let parentEffect = parent.reduce(into: &state, action: parentAction)
-    guard wasPresent && field.modify(&state, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
+    guard wasPresent && place.modify(&state, { $0 == nil }) else { return childEffect.merge(with: parentEffect) }
     return .cancelling(
       CollectionOfOne(ChildEffects(owner: owner, element: 0)), child: childEffect, parent: parentEffect)
+  }
+}
+
+/// Makes an `IfLetComposition` for the kind of place its optional child
+/// state has (`ChildStateMaker`).
+@usableFromInline
+struct IfLetMaker<Parent: ActionReducer, Child: ActionReducer>: ChildStateMaker
+where Child.Activity == Parent.Activity {
+  @usableFromInline typealias Root = Parent.State
+  @usableFromInline typealias Value = Child.State?
+  @usableFromInline typealias Made = Composed<Parent>
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let owner: WritableKeyPath<Parent.State, Child.State?> & Sendable
+  @usableFromInline let action: ActionCase<Parent.Action, Child.Action>
+
+  @inlinable
+  init(
+    parent: Parent, child: Child, owner: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+    action: ActionCase<Parent.Action, Child.Action>
+  ) {
+    self.parent = parent
+    self.child = child
+    self.owner = owner
+    self.action = action
+  }
+
+  @inlinable
+  func callAsFunction<Place: ChildState<Parent.State, Child.State?>>(_ place: Place) -> Composed<Parent> {
+    Composed(IfLetComposition(parent: parent, child: child, place: place, owner: owner, action: action))
   }
 }
