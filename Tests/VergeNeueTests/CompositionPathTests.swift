@@ -27,14 +27,28 @@ struct WrappedListFeature: ActionReducer {
   }
 }
 
-/// Whether `ChildStateMaker` chose to reach a child's state through its
-/// offset.
+/// Whether `StateField` resolved a child's state to its offset.
 private struct IsStored<Root, Value>: ChildStateMaker {
   typealias Made = Bool
 
   func callAsFunction<Place: ChildState<Root, Value>>(_ place: Place) -> Bool {
     Place.self == StoredChildState<Root, Value>.self
   }
+}
+
+/// `WrappedList` stored, and behind one more computed property.
+private struct Boxed: Equatable, Sendable {
+  var list = WrappedList()
+  var view: WrappedList {
+    get { list }
+    set { list = newValue }
+  }
+}
+
+/// A method reducer of `WrappedList` with no methods: its scope's scopes
+/// do the writing.
+private final class WrappedListReducer: ReducerType {
+  typealias TargetState = WrappedList
 }
 
 final class CompositionPathTests: XCTestCase {
@@ -48,9 +62,40 @@ final class CompositionPathTests: XCTestCase {
   }
 
   func testStoredPropertiesAreReachedThroughTheirOffsetAndComputedOnesThroughTheKeyPath() {
-    XCTAssertTrue(IsStored<WrappedList, AddressFeature.State>()(at: \WrappedList.inner.counter))
-    XCTAssertFalse(IsStored<WrappedList, IdentifiedArrayOf<RowFeature.State>>()(at: \WrappedList.rows))
-    XCTAssertFalse(IsStored<WrappedList, RowFeature.State?>()(at: \WrappedList.detail))
+    XCTAssertTrue(StateField(\WrappedList.inner.counter).resolved(IsStored()))
+    XCTAssertFalse(StateField(\WrappedList.rows).resolved(IsStored()))
+    XCTAssertFalse(StateField(\WrappedList.detail).resolved(IsStored()))
+  }
+
+  func testAnAppendedFieldHasAnOffsetOnlyWhenEveryPartIsStored() {
+    let counter = StateField(\WrappedList.inner.counter)
+    let stored = StateField(\Boxed.list).appending(counter)
+    XCTAssertEqual(stored.stored?.offset, StateField(\Boxed.list.inner.counter).stored?.offset)
+    XCTAssertNotNil(stored.stored)
+    XCTAssertNil(StateField(\Boxed.view).appending(counter).stored)
+  }
+
+  func testBothKindsOfFieldWriteAndReadTheSamePart() {
+    let counter = StateField(\WrappedList.inner.counter)
+    let stored = StateField(\Boxed.list).appending(counter)
+    let computed = StateField(\Boxed.view).appending(counter)
+    var boxed = Boxed()
+    computed.modify(&boxed) { $0.city = "Kyoto" }
+    stored.modify(&boxed) { $0.city += ", Japan" }
+    XCTAssertEqual(boxed.list.inner.counter.city, "Kyoto, Japan")
+    XCTAssertEqual(computed.read(boxed).city, "Kyoto, Japan")
+    XCTAssertEqual(stored.read(boxed).city, "Kyoto, Japan")
+  }
+
+  func testScopesWriteThroughAComputedPropertyAndScopesOfIt() {
+    let store = Store<Boxed, Never>(initialState: Boxed())
+    let wrapped = store.scope(\.view, reducer: WrappedListReducer())
+    wrapped.scope(\.inner.counter, reducer: AddressReducer()).commit { $0.move(to: "Kyoto") }
+    XCTAssertEqual(store.state.list.inner.counter.city, "Kyoto")
+    wrapped.scope(\.inner.counter, reducer: AddressFeature()).send(.move("Osaka"))
+    XCTAssertEqual(store.state.list.inner.counter.city, "Osaka")
+    store.scope(\.view.inner.counter, reducer: AddressFeature()).send(.move("Nara"))
+    XCTAssertEqual(store.state.list.inner.counter.city, "Nara")
   }
 
   func testANestedStoredPartIsWrittenInPlace() {

@@ -37,7 +37,7 @@ extension ActionReducer {
     state: WritableKeyPath<State, Child.State> & Sendable,
     action: ActionCase<Action, Child.Action>
   ) -> Composed<Self> where Child.Activity == Activity {
-    EmbedMaker(parent: self, child: child, owner: state, action: action)(at: state)
+    StateField(state).resolved(EmbedMaker(parent: self, child: child, owner: state, action: action))
   }
 
   /// This feature with one `element` feature per element of the
@@ -74,7 +74,7 @@ extension ActionReducer {
     action: ActionCase<Action, (id: Element.State.ID, action: Element.Action)>,
     element: Element
   ) -> Composed<Self> where Element.Activity == Activity, Element.State: Identifiable, Element.State.ID: Sendable {
-    ForEachMaker(parent: self, element: element, owner: state, action: action)(at: state)
+    StateField(state).resolved(ForEachMaker(parent: self, element: element, owner: state, action: action))
   }
 
   /// This feature with `child` running while the optional state at
@@ -94,6 +94,6 @@ extension ActionReducer {
     action: ActionCase<Action, Child.Action>,
     then child: Child
   ) -> Composed<Self> where Child.Activity == Activity {
-    IfLetMaker(parent: self, child: child, owner: state, action: action)(at: state)
+    StateField(state).resolved(IfLetMaker(parent: self, child: child, owner: state, action: action))
   }
 }

@@ -1,13 +1,8 @@
-/// Where a composed child's state lives in its parent's state, resolved
-/// once when the feature is composed.
-///
-/// Each composing function forms its reduction for one kind of place (``StoredChildState`` or
-/// ``KeyPathChildState``), so that it reaches the child's state with a
-/// single access, which the optimizer inlines together with the child's
-/// reduction. One function choosing between the two ways at run time would
-/// call its body from two places, and the body would stay a call of its
-/// own. ``ChildStateMaker/callAsFunction(at:)`` is the one place that
-/// chooses.
+/// A way to reach a composed child's state in its parent's state: through
+/// a stored property's offset (``StoredChildState``) or through a key path
+/// (``KeyPathChildState``). These two are the only code that reaches a
+/// child's state; ``StateField``, which `embed`, `forEach`, `ifLet` and
+/// every scope hold, is resolved to one of them once.
 @usableFromInline
 protocol ChildState<Root, Value>: Sendable {
   associatedtype Root
@@ -18,8 +13,12 @@ protocol ChildState<Root, Value>: Sendable {
 }
 
 /// What is made from a child's place once its kind is known: `embed`'s,
-/// `forEach`'s or `ifLet`'s composition. Specialized for each kind of place
-/// where it is called.
+/// `forEach`'s or `ifLet`'s composition. ``StateField/resolved(_:)`` calls
+/// it with the place's own type, so that the composition is specialized
+/// for it: its reduction reaches the child's state with a single access,
+/// which the optimizer inlines together with the child's reduction. A
+/// composition holding a `StateField` would choose between the two ways
+/// on every action, at a few instructions per access.
 @usableFromInline
 protocol ChildStateMaker<Root, Value> {
   associatedtype Root
@@ -28,19 +27,4 @@ protocol ChildStateMaker<Root, Value> {
 
   /// Makes the thing for the child's state at `place`.
   func callAsFunction<Place: ChildState<Root, Value>>(_ place: Place) -> Made
-}
-
-extension ChildStateMaker {
-  /// Makes the thing for the child's state at `keyPath`: reached through its
-  /// offset when the key path has one (a stored property, possibly several
-  /// deep), so that each action reaches the child in place through a
-  /// pointer; through the key path otherwise (a computed property, a
-  /// subscript, a class).
-  @inlinable
-  func callAsFunction(at keyPath: WritableKeyPath<Root, Value> & Sendable) -> Made {
-    if let offset = MemoryLayout<Root>.offset(of: keyPath) {
-      return self(StoredChildState(offset: offset))
-    }
-    return self(KeyPathChildState(keyPath))
-  }
 }

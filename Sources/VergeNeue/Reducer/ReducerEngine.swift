@@ -77,8 +77,8 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   func commitDirectly<Child: Equatable & Sendable>(
     at keyPath: WritableKeyPath<State, Child> & Sendable
   ) -> @Sendable (ReducerMutation<Child>) -> Bool {
+    let field = StateField(keyPath)
     if let core {
-      let field = StateField(keyPath)
       return { [self] mutation in
         // As `ReducerStore.commit(_:)`.
         guard commitsDirectly else { return false }
@@ -92,7 +92,7 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
     return { mutation in
       parent(
         ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
-          mutation.body(&$0[keyPath: keyPath])
+          field.modify(&$0, mutation.body)
         })
     }
   }

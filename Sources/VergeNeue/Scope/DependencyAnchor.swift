@@ -49,8 +49,8 @@ struct DependencyAnchor<Fragment: Equatable & Sendable>: ScopeAnchor {
     DependencySource(base: base.focus(get), values: values)
   }
 
-  func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
-    DependencyAnchor<Child>(base: base.appending(keyPath), values: values)
+  func appending<Child: Equatable & Sendable>(_ field: StateField<Fragment, Child>) -> any ScopeAnchor<Child> {
+    DependencyAnchor<Child>(base: base.appending(field), values: values)
   }
 }
 

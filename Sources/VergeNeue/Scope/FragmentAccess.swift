@@ -114,7 +114,7 @@ protocol ScopeSource<Fragment>: Sendable {
 /// pipeline when the root is a `ReducerStore`, in place otherwise.
 protocol ScopeAnchor<Fragment>: FragmentAccess, ScopeSource {
   /// The anchor of a part of this fragment, into the same root.
-  func appending<Child: Equatable & Sendable>(_ keyPath: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child>
+  func appending<Child: Equatable & Sendable>(_ field: StateField<Fragment, Child>) -> any ScopeAnchor<Child>
 }
 
 /// A root store with what its scopes need: the object that wraps it (kept
@@ -194,10 +194,11 @@ struct RootFocus<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equat
   }
 }
 
-/// A part of a root store's state at a writable key path.
+/// A part of a root store's state at a writable key path, reached through
+/// its `StateField`.
 struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: Equatable & Sendable>: ScopeAnchor {
   let rootStore: RootStore<Root, Activity>
-  let keyPath: SendableWritableKeyPath<Root, Fragment>
+  let field: StateField<Root, Fragment>
   /// Makes the derived value that follows the part, when the scope was
   /// made where the types are known (an `@inlinable` `scope`): the derived
   /// value's updates and deliveries are then specialized there, rather
@@ -205,21 +206,21 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
   let follow: (@Sendable () -> Derived<Fragment>)?
 
   init(
-    rootStore: RootStore<Root, Activity>, keyPath: SendableWritableKeyPath<Root, Fragment>,
+    rootStore: RootStore<Root, Activity>, field: StateField<Root, Fragment>,
     follow: (@Sendable () -> Derived<Fragment>)? = nil
   ) {
     self.rootStore = rootStore
-    self.keyPath = keyPath
+    self.field = field
     self.follow = follow
   }
 
   var root: any ScopeRoot { rootStore }
 
-  func read() -> Fragment { rootStore.store.untrackedState[keyPath: keyPath.value] }
+  func read() -> Fragment { field.read(rootStore.store.untrackedState) }
 
   func write<Result>(_ trace: @autoclosure () -> CommitTrace, _ body: (inout Fragment) -> Result) -> Result {
     rootStore.store.countedCommit(trace: trace()) { ref in
-      ref.modify { body(&$0[keyPath: keyPath.value]) }
+      ref.modify { field.modify(&$0, body) }
     }.result
   }
 
@@ -227,10 +228,10 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
     guard let pipeline = rootStore.pipeline else {
       return write(mutation.trace) { mutation.body(&$0) }
     }
-    let keyPath = keyPath
+    let field = field
     pipeline(
       ReducerMutation(mutation.givenName, file: mutation.file, function: mutation.function, line: mutation.line) {
-        mutation.body(&$0[keyPath: keyPath.value])
+        field.modify(&$0, mutation.body)
       })
   }
 
@@ -241,11 +242,11 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
     guard let pipeline = rootStore.pipeline else {
       return write(trace()) { feature.reduce(into: &$0, action: action) }
     }
-    let (keyPath, trace) = (keyPath, trace())
+    let (field, trace) = (field, trace())
     let handoff = ReductionHandoff<Effect<Feature.Action, Feature.Activity>>()
     pipeline(
       ReducerMutation(trace.name, file: trace.file, function: trace.function, line: trace.line) { [weak engine] root in
-        let effect = feature.reduce(into: &root[keyPath: keyPath.value], action: action)
+        let effect = field.modify(&root) { feature.reduce(into: &$0, action: action) }
         // Held by a middleware and run after `reduce` returned: start the
         // effects once this commit is over (here, the root is locked).
         if handoff.deliver(effect) { Task { engine?.startLate(effect, origin: action) } }
@@ -255,16 +256,16 @@ struct KeyPathAccess<Root: Equatable & Sendable, Activity: Sendable, Fragment: E
 
   func derived() -> Derived<Fragment> {
     if let follow { return follow() }
-    let keyPath = keyPath
-    return rootStore.store.derived(.map { $0[keyPath: keyPath.value] })
+    let field = field
+    return rootStore.store.derived(.map { field.read($0) })
   }
 
   func focus<Child: Equatable & Sendable>(_ get: @escaping @Sendable (Fragment) -> Child) -> any ScopeSource<Child> {
-    let keyPath = keyPath
-    return RootFocus<Root, Activity, Child>(rootStore: rootStore) { get($0[keyPath: keyPath.value]) }
+    let field = field
+    return RootFocus<Root, Activity, Child>(rootStore: rootStore) { get(field.read($0)) }
   }
 
-  func appending<Child: Equatable & Sendable>(_ child: SendableWritableKeyPath<Fragment, Child>) -> any ScopeAnchor<Child> {
-    KeyPathAccess<Root, Activity, Child>(rootStore: rootStore, keyPath: keyPath.appending(child))
+  func appending<Child: Equatable & Sendable>(_ child: StateField<Fragment, Child>) -> any ScopeAnchor<Child> {
+    KeyPathAccess<Root, Activity, Child>(rootStore: rootStore, field: field.appending(child))
   }
 }

@@ -59,14 +59,14 @@ extension Store {
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Activity> where Child.Activity == Activity {
-    ScopedActionStore(anchor: anchor(keyPath), reducer: reducer)
+    ScopedActionStore(anchor: anchor(StateField(keyPath)), reducer: reducer)
   }
 
   /// `scope(_:reducer:)` for a feature that sends no activities.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Activity> where Child.Activity == Never {
-    ScopedActionStore(anchor: anchor(keyPath), reducer: reducer)
+    ScopedActionStore(anchor: anchor(StateField(keyPath)), reducer: reducer)
   }
 }
 
@@ -75,7 +75,7 @@ extension Store where Activity == Never {
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Never> where Child.Activity == Never {
-    ScopedActionStore(anchor: anchor(keyPath), reducer: reducer)
+    ScopedActionStore(anchor: anchor(StateField(keyPath)), reducer: reducer)
   }
 }
 
@@ -94,14 +94,14 @@ extension ReducerStore {
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Activity> where Child.Activity == Activity {
-    ScopedActionStore(anchor: anchor(keyPath), reducer: reducer)
+    ScopedActionStore(anchor: anchor(StateField(keyPath)), reducer: reducer)
   }
 
   /// `scope(_:reducer:)` for a feature that sends no activities.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Activity> where Child.Activity == Never {
-    ScopedActionStore(anchor: anchor(keyPath), reducer: reducer)
+    ScopedActionStore(anchor: anchor(StateField(keyPath)), reducer: reducer)
   }
 }
 
@@ -110,7 +110,7 @@ extension ReducerStore where Reducer.TargetActivity == Never {
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Never> where Child.Activity == Never {
-    ScopedActionStore(anchor: anchor(keyPath), reducer: reducer)
+    ScopedActionStore(anchor: anchor(StateField(keyPath)), reducer: reducer)
   }
 }
 
@@ -127,14 +127,14 @@ extension ScopedStore {
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Activity> where Child.Activity == Activity {
-    ScopedActionStore(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer)
+    ScopedActionStore(anchor: anchor.appending(StateField(keyPath)), reducer: reducer)
   }
 
   /// `scope(_:reducer:)` for a feature that sends no activities.
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Activity> where Child.Activity == Never {
-    ScopedActionStore(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer)
+    ScopedActionStore(anchor: anchor.appending(StateField(keyPath)), reducer: reducer)
   }
 }
 
@@ -143,6 +143,6 @@ extension ScopedStore where Reducer.TargetActivity == Never {
   public func scope<Child: ActionReducer>(
     _ keyPath: WritableKeyPath<State, Child.State> & Sendable, reducer: Child
   ) -> ScopedActionStore<Child.State, Child.Action, Never> where Child.Activity == Never {
-    ScopedActionStore(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer)
+    ScopedActionStore(anchor: anchor.appending(StateField(keyPath)), reducer: reducer)
   }
 }

@@ -130,7 +130,7 @@ public final class ScopedStore<Reducer: ReducerType>: ReadableStore, Sendable {
     _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore<Child>(anchor: anchor.appending(SendableWritableKeyPath(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
+    ScopedStore<Child>(anchor: anchor.appending(StateField(keyPath)), reducer: reducer, commitDirectly: commitDirectly)
   }
 
   /// This scope with one dependency overridden: a scoped store on the
@@ -189,7 +189,7 @@ extension Store {
   ) -> ScopedStore<Child> {
     let field = StateField(keyPath)
     return makeScope(
-      keyPath, reducer: reducer, follow: { [self] in derived(.select(keyPath)) },
+      field, reducer: reducer, follow: { [self] in derived(.select(keyPath)) },
       commitDirectly: { [self] mutation in
         _ = countedCommit(trace: mutation.trace) { ref in ref.modify { field.modify(&$0, mutation.body) } }
         return true
@@ -198,20 +198,19 @@ extension Store {
 
   @usableFromInline
   func makeScope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    _ field: StateField<State, Child.TargetState>, reducer: Child,
     follow: @escaping @Sendable () -> Derived<Child.TargetState>,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
+    ScopedStore(anchor: anchor(field, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
   }
 
-  /// The part at `keyPath`, written in place; `follow` as in
+  /// The part at `field`, written in place; `follow` as in
   /// `KeyPathAccess`.
   func anchor<Part: Equatable & Sendable>(
-    _ keyPath: WritableKeyPath<State, Part> & Sendable, follow: (@Sendable () -> Derived<Part>)? = nil
+    _ field: StateField<State, Part>, follow: (@Sendable () -> Derived<Part>)? = nil
   ) -> any ScopeAnchor<Part> {
-    KeyPathAccess(
-      rootStore: RootStore(store: self, owner: nil), keyPath: SendableWritableKeyPath(keyPath), follow: follow)
+    KeyPathAccess(rootStore: RootStore(store: self, owner: nil), field: field, follow: follow)
   }
 }
 
@@ -232,27 +231,27 @@ extension ReducerStore {
     reducer: Child
   ) -> ScopedStore<Child> {
     makeScope(
-      keyPath, reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) },
+      StateField(keyPath), reducer: reducer, follow: { [core] in core.derived(.select(keyPath)) },
       commitDirectly: engine.commitDirectly(at: keyPath))
   }
 
   @usableFromInline
   func makeScope<Child: ReducerType>(
-    _ keyPath: WritableKeyPath<State, Child.TargetState> & Sendable, reducer: Child,
+    _ field: StateField<State, Child.TargetState>, reducer: Child,
     follow: @escaping @Sendable () -> Derived<Child.TargetState>,
     commitDirectly: @escaping @Sendable (ReducerMutation<Child.TargetState>) -> Bool
   ) -> ScopedStore<Child> {
-    ScopedStore(anchor: anchor(keyPath, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
+    ScopedStore(anchor: anchor(field, follow: follow), reducer: reducer, commitDirectly: commitDirectly)
   }
 
-  /// The part at `keyPath`, written through this store's pipeline;
+  /// The part at `field`, written through this store's pipeline;
   /// `follow` as in `KeyPathAccess`.
   func anchor<Part: Equatable & Sendable>(
-    _ keyPath: WritableKeyPath<State, Part> & Sendable, follow: (@Sendable () -> Derived<Part>)? = nil
+    _ field: StateField<State, Part>, follow: (@Sendable () -> Derived<Part>)? = nil
   ) -> any ScopeAnchor<Part> {
     let root = RootStore(
       store: core, owner: self, pipeline: { [engine] mutation in engine.commitThroughPipeline(mutation) },
       announce: { [engine] info in try await engine.admitThroughPipeline(info) })
-    return KeyPathAccess(rootStore: root, keyPath: SendableWritableKeyPath(keyPath), follow: follow)
+    return KeyPathAccess(rootStore: root, field: field, follow: follow)
   }
 }
