@@ -293,6 +293,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   /// lookup takes.
   @inlinable @inline(never)
   package static func collisionValue(for key: Key, in node: Unmanaged<MapNode>) -> Value? {
-    node._withUnsafeGuaranteedRef { node in node.collisionIndex(of: key).map { node.entry(at: $0).value } }
+    let node = node.takeUnretainedValue()
+    return node.collisionIndex(of: key).map { node.entry(at: $0).value }
   }
 }

@@ -127,7 +127,11 @@ extension PersistentList {
     }
 
     /// The first leaf: the descent along the first children, inline (a
-    /// short list's iteration is mostly this and its few leaves).
+    /// short list's iteration is mostly this and its few leaves). The
+    /// descents borrow each node as ``PersistentList/element(label:)``
+    /// does; with `takeUnretainedValue()`, a `for … in` over 100 rows cost
+    /// 591 instructions instead of 486, and 3.77 per element instead of
+    /// 3.69 at 10,000 rows (scenario 14, 2026-11-28).
     @inlinable @inline(__always)
     mutating func firstLeaf(total: Int) -> UnsafeBufferPointer<Element> {
       descents &+= 1

@@ -176,7 +176,11 @@ struct PersistentList<Element> {
   func element(label: UInt64) -> Element {
     // The descent holds no reference to the nodes it passes: `root` keeps
     // them alive and a read changes nothing, so it costs no reference
-    // counting.
+    // counting. It borrows each node through the standard library's
+    // `_withUnsafeGuaranteedRef`: with the supported
+    // `takeUnretainedValue()` in this module's descents, a read by id cost
+    // 401, 526 and 542 instructions at 100, 10,000 and 100,000 rows
+    // instead of 243, 328 and 346 (scenario 14, 2026-11-28).
     var node = Unmanaged.passUnretained(root)
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
@@ -236,7 +240,10 @@ struct PersistentList<Element> {
     if !isKnownUniquelyReferenced(&root) { root = root.copy() }
     // The descent holds no reference to the nodes it passes: each is kept
     // by its parent, which it has just made unique, so the path costs no
-    // reference counting.
+    // reference counting. Borrowed as in ``element(label:)``; with
+    // `takeUnretainedValue()`, a write by id with no other copy cost 838,
+    // 1,012 and 1,021 instructions at 100, 10,000 and 100,000 rows instead
+    // of 693, 810 and 824 (scenario 14, 2026-11-28).
     var node = Unmanaged.passUnretained(root)
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in

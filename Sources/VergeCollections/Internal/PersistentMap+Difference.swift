@@ -47,11 +47,10 @@ extension MapNode {
           index = 0
           while index < childCount {
             if oldAddresses[index] != newAddresses[index] {
-              Unmanaged<MapNode>.fromOpaque(oldAddresses[index])._withUnsafeGuaranteedRef { oldChild in
-                Unmanaged<MapNode>.fromOpaque(newAddresses[index])._withUnsafeGuaranteedRef { newChild in
-                  collectRemoved(from: oldChild, in: newChild, shift: shift + levelBits, into: &removed)
-                }
-              }
+              collectRemoved(
+                from: Unmanaged<MapNode>.fromOpaque(oldAddresses[index]).takeUnretainedValue(),
+                in: Unmanaged<MapNode>.fromOpaque(newAddresses[index]).takeUnretainedValue(),
+                shift: shift + levelBits, into: &removed)
             }
             index &+= 1
           }
