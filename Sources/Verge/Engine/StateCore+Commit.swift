@@ -85,7 +85,10 @@ extension StateCore {
     guard hasValueSubscribers.load(ordering: .relaxed), marks.pointee.word == 0, delivery.tryLock() else {
       return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
     }
-    var direct = DirectChange()
+    // The change this thread delivers itself, to the subscribers there were
+    // when it happened; `nil` when there is none. Plain values: a queued
+    // `Event` would be copied and destroyed through its value witnesses.
+    var direct: (changes: Changes<Value>, subscribers: [Subscriber])?
     let result: Result
     do {
       result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
@@ -97,58 +100,39 @@ extension StateCore {
         countChange(&storage)
         guard storage.valueSubscribers > 0 else { return result }
         if storage.pending.head == nil {
-          direct = DirectChange(
-            sequence: storage.sequence,
-            previous: storage.changeSubscribers > 0 ? previous : nil,
-            current: storage.value,
-            subscribers: storage.subscribers)
+          direct = (
+            Changes(
+              previous: storage.changeSubscribers > 0 ? previous : nil, current: storage.value,
+              version: storage.sequence),
+            storage.subscribers)
         } else {
           enqueueChange(&storage, previous: previous)
         }
         return result
       }
     } catch {
-      deliverDirect(DirectChange(), marks: marks)
+      deliverDirect(nil, marks: marks)
       throw error
     }
     deliverDirect(direct, marks: marks)
     return result
   }
 
-  /// A change that its committing thread delivers itself, kept as plain
-  /// values: an `Event` would be copied and destroyed through its value
-  /// witnesses.
-  @usableFromInline
-  struct DirectChange {
-    @usableFromInline var sequence: UInt64
-    @usableFromInline var previous: Value?
-    /// `nil` when there is nothing to deliver directly.
-    @usableFromInline var current: Value?
-    @usableFromInline var subscribers: [Subscriber]
-
-    @inlinable
-    init(sequence: UInt64 = 0, previous: Value? = nil, current: Value? = nil, subscribers: [Subscriber] = []) {
-      self.sequence = sequence
-      self.previous = previous
-      self.current = current
-      self.subscribers = subscribers
-    }
-  }
-
   /// The rest of a commit made by the delivering thread (`delivery` held,
   /// the thread neither delivering nor in a commit closure): delivers
-  /// `change`, then whatever was queued meanwhile, then releases `delivery`
+  /// `change` (when there is one) to the subscribers there were when it
+  /// happened, then whatever was queued meanwhile, then releases `delivery`
   /// and takes what was handed off.
   @inlinable
-  func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
-    if let current = change.current {
+  func deliverDirect(
+    _ change: (changes: Changes<Value>, subscribers: [Subscriber])?, marks: UnsafeMutablePointer<ThreadMarks>
+  ) {
+    if let change {
       marks.pointee.word &+= 1
-      let sequence = change.sequence
-      let changes = Changes(previous: change.previous, current: current, version: sequence)
-      // To the subscribers that existed when the change happened.
+      let sequence = change.changes.version
       Self.forEach(in: change.subscribers) { subscriber in
         if subscriber.startSequence < sequence {
-          subscriber.receive(sequence, changes)
+          subscriber.receive(sequence, change.changes)
         }
       }
       marks.pointee.word &-= 1
@@ -236,27 +220,7 @@ extension StateCore {
       let previous = storage.keepsPrevious ? ValueBox(copying: &storage.value) : nil
       let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) -> (Result, Bool) in
-        var written = false
-        let result: Result
-        if Failure.self == Never.self {
-          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-            try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
-              try body(InoutRef(value, written: written))
-            }
-          }
-        } else {
-          // May throw: a draft on the heap, so a throw leaves the state untouched.
-          let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-          draft.initialize(from: &storage.value, count: 1)
-          defer {
-            draft.deinitialize(count: 1)
-            draft.deallocate()
-          }
-          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-            try body(InoutRef(draft, written: written))
-          }
-          if written { swap(&storage.value, &draft.pointee) }
-        }
+        let (result, written) = try mutate(&storage, body)
         if written, let previous, storage.hasMiddlewares {
           runMiddlewares(&storage, previousAt: previous.address, trace: trace)
         }
@@ -346,6 +310,21 @@ extension StateCore {
           try body(InoutRef(value, written: written))
         }
       }
+    } else if Self.isLarge {
+      // May throw: a draft on the heap, so that a throw leaves the state
+      // untouched and no state-sized value sits on the stack.
+      let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      draft.initialize(from: &storage.value, count: 1)
+      defer {
+        draft.deinitialize(count: 1)
+        draft.deallocate()
+      }
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try body(InoutRef(draft, written: written))
+      }
+      // Memory to memory: a `swap` or an assignment would go through a
+      // state-sized temporary.
+      if written { withUnsafeMutablePointer(to: &storage.value) { $0.update(from: draft, count: 1) } }
     } else {
       // May throw: work on a copy so a throw leaves the state untouched.
       var draft = storage.value
