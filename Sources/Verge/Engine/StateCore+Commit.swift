@@ -4,8 +4,9 @@ import Synchronization
 // The one commit core. Every way of changing a store's state (`Store`'s
 // commits, both reducer styles, scopes, a persisted restore) ends in
 // `commit(trace:countAfter:_:)` or, from unspecialized code (through
-// `Store.commitOutOfLine`), `commitLarge` or `commitSmallOutOfLine`. They pick one of three shapes by where the thread is
-// and how large the state is:
+// `Store.commitOutOfLine`), `commitLarge` or `commitSmallOutOfLine`. They
+// pick one of three shapes by where the thread is and how large the state
+// is:
 //
 // - `commitSmall`: outside any commit closure; delivers directly when it
 //   can become the delivering thread.
@@ -13,10 +14,8 @@ import Synchronization
 //   direct path is busy; queues, then drains.
 // - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
 //
-// The first two run the closure through `mutate` and the middlewares
-// through `runMiddlewares` (in `apply`); `commitLarge` keeps its own copy
-// of `mutate`, and runs `runMiddlewares` out of line, for the stack (see
-// its discussion).
+// All three write through `mutate` and run the middlewares through
+// `runMiddlewares`: a change to how a commit writes is made once, there.
 extension StateCore {
   /// Mutates the value in place; see `Store.commit` for the contract.
   /// Sets `countAfter` to `changeCount` as it stood right after this
@@ -191,15 +190,15 @@ extension StateCore {
   /// `commit(trace:countAfter:_:)` for a large state: the previous value is
   /// copied to the heap, not kept on the stack, and the change is queued
   /// boxed, never delivered directly, so the commit holds at most one
-  /// state-sized value on its stack (a throwing closure's draft). A
-  /// function of its own, so that no caller reserves stack for the small
-  /// path's temporaries when the state is large.
+  /// state-sized value on its stack only while the middlewares run (their
+  /// copy of the previous value). A function of its own, so that no caller
+  /// reserves stack for the small path's temporaries when the state is
+  /// large.
   ///
-  /// It writes the closure itself rather than through `mutate`, and runs
-  /// the middlewares through an out-of-line `runMiddlewares`: in optimized
-  /// builds, those inlined here made this frame reserve three state-sized
-  /// slots (192 KiB for a 64 KiB state) that no branch uses, more than a
-  /// 512 KiB thread can spare (`SmallStackSendTests`).
+  /// It writes through `mutate`, as the small path does; for a large state
+  /// `mutate` keeps a throwing closure's draft on the heap. The middlewares
+  /// run through an out-of-line `runMiddlewares(_:previousAt:trace:)`, so
+  /// that their copy of the previous value takes no slot in this frame.
   @inlinable @inline(never)
   func commitLarge<Result, Failure: Error>(
     trace: () -> CommitTrace,
@@ -293,7 +292,10 @@ extension StateCore {
   }
 
   /// Runs a commit's closure on the locked storage: in place when it
-  /// cannot throw, on a draft otherwise.
+  /// cannot throw, on a draft otherwise. Every commit writes through here,
+  /// `commitLarge` too: a large state's draft is on the heap, so that the
+  /// write holds no state-sized value on the stack. (Once specialized, a
+  /// commit compiles only the branch its state and closure take.)
   ///
   /// - Returns: The closure's result and whether it wrote.
   @inlinable @inline(__always)
