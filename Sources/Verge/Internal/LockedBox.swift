@@ -29,13 +29,10 @@ import Synchronization
 /// `os_unfair_lock` would), so a commit closure that runs long on a
 /// low-priority thread delays a main-thread commit to the same store.
 ///
-/// Inlinable, so that the store's commit path specializes in the caller's
-/// module. The sibling targets (VergeNeue, VergeORM, VergeTesting) and the
-/// tests see `init`, `withLock` and `withLockIfAvailable`, under the name
-/// `SharedLock`; taking the lock by hand (`lock(as:)`, `tryLock()`,
-/// `unlock()`) stays inside this module.
+/// Internal, and inlinable so that the store's commit path specializes in
+/// the caller's module; the sibling targets use it through `SharedLock`.
 @usableFromInline
-package final class LockedBox<Value: Sendable> {
+final class LockedBox<Value: Sendable> {
   /// `LockWord.free`, or who holds the lock (`LockWord.anonymous`, or the
   /// holder's thread for `lock(as:)`), with `LockWord.contended`
   /// set while a thread may be asleep waiting for it.
@@ -44,13 +41,13 @@ package final class LockedBox<Value: Sendable> {
 
   /// Creates a box holding `value`.
   @usableFromInline
-  package init(_ value: Value) {
+  init(_ value: Value) {
     self.value = value
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable @inline(__always)
-  package func withLock<Result, Failure: Error>(
+  func withLock<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     lock(as: LockWord.anonymous)
@@ -75,7 +72,7 @@ package final class LockedBox<Value: Sendable> {
   /// returns `nil` without waiting when it is not (also when the calling
   /// thread holds it).
   @inlinable @inline(__always)
-  package func withLockIfAvailable<Result, Failure: Error>(
+  func withLockIfAvailable<Result, Failure: Error>(
     _ body: (inout Value) throws(Failure) -> Result
   ) throws(Failure) -> Result? {
     guard tryLock() else { return nil }
@@ -206,5 +203,26 @@ enum ParkingLot {
 }
 
 /// The lock that Verge's sibling targets (VergeNeue, VergeORM, VergeTesting)
-/// and the tests use: a `LockedBox`, of which they see what is `package`.
-package typealias SharedLock<Value: Sendable> = LockedBox<Value>
+/// and tests use: a `LockedBox`, visible to this package only.
+package struct SharedLock<Value: Sendable>: Sendable {
+  private let box: LockedBox<Value>
+
+  /// Creates a lock guarding `value`.
+  package init(_ value: Value) {
+    box = LockedBox(value)
+  }
+
+  /// Runs `body` with exclusive access to the value.
+  package func withLock<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    try box.withLock(body)
+  }
+
+  /// Runs `body` when the lock is free now; `nil` without waiting otherwise.
+  package func withLockIfAvailable<Result, Failure: Error>(
+    _ body: (inout Value) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    try box.withLockIfAvailable(body)
+  }
+}
