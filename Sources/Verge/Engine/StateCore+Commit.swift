@@ -84,10 +84,7 @@ extension StateCore {
     guard hasValueSubscribers.load(ordering: .relaxed), marks.pointee.word == 0, delivery.tryLock() else {
       return try commitThenDrain(marks: marks, trace: trace(), countAfter: &countAfter, body)
     }
-    // The change this thread delivers itself, to the subscribers there were
-    // when it happened; `nil` when there is none. Plain values: a queued
-    // `Event` would be copied and destroyed through its value witnesses.
-    var direct: (changes: Changes<Value>, subscribers: [Subscriber])?
+    var direct = DirectChange()
     let result: Result
     do {
       result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
@@ -99,39 +96,58 @@ extension StateCore {
         countChange(&storage)
         guard storage.valueSubscribers > 0 else { return result }
         if storage.pending.head == nil {
-          direct = (
-            Changes(
-              previous: storage.changeSubscribers > 0 ? previous : nil, current: storage.value,
-              version: storage.sequence),
-            storage.subscribers)
+          direct = DirectChange(
+            sequence: storage.sequence,
+            previous: storage.changeSubscribers > 0 ? previous : nil,
+            current: storage.value,
+            subscribers: storage.subscribers)
         } else {
           enqueueChange(&storage, previous: previous)
         }
         return result
       }
     } catch {
-      deliverDirect(nil, marks: marks)
+      deliverDirect(DirectChange(), marks: marks)
       throw error
     }
     deliverDirect(direct, marks: marks)
     return result
   }
 
+  /// A change that its committing thread delivers itself, kept as plain
+  /// values: an `Event` would be copied and destroyed through its value
+  /// witnesses.
+  @usableFromInline
+  struct DirectChange {
+    @usableFromInline var sequence: UInt64
+    @usableFromInline var previous: Value?
+    /// `nil` when there is nothing to deliver directly.
+    @usableFromInline var current: Value?
+    @usableFromInline var subscribers: [Subscriber]
+
+    @inlinable
+    init(sequence: UInt64 = 0, previous: Value? = nil, current: Value? = nil, subscribers: [Subscriber] = []) {
+      self.sequence = sequence
+      self.previous = previous
+      self.current = current
+      self.subscribers = subscribers
+    }
+  }
+
   /// The rest of a commit made by the delivering thread (`delivery` held,
   /// the thread neither delivering nor in a commit closure): delivers
-  /// `change` (when there is one) to the subscribers there were when it
-  /// happened, then whatever was queued meanwhile, then releases `delivery`
+  /// `change`, then whatever was queued meanwhile, then releases `delivery`
   /// and takes what was handed off.
   @inlinable
-  func deliverDirect(
-    _ change: (changes: Changes<Value>, subscribers: [Subscriber])?, marks: UnsafeMutablePointer<ThreadMarks>
-  ) {
-    if let change {
+  func deliverDirect(_ change: borrowing DirectChange, marks: UnsafeMutablePointer<ThreadMarks>) {
+    if let current = change.current {
       marks.pointee.word &+= 1
-      let sequence = change.changes.version
+      let sequence = change.sequence
+      let changes = Changes(previous: change.previous, current: current, version: sequence)
+      // To the subscribers that existed when the change happened.
       Self.forEach(in: change.subscribers) { subscriber in
         if subscriber.startSequence < sequence {
-          subscriber.receive(sequence, change.changes)
+          subscriber.receive(sequence, changes)
         }
       }
       marks.pointee.word &-= 1
