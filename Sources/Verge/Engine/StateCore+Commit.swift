@@ -205,11 +205,10 @@ extension StateCore {
 
   /// `commit(trace:countAfter:_:)` for a large state: the previous value is
   /// copied to the heap, not kept on the stack, and the change is queued
-  /// boxed, never delivered directly, so the commit holds at most one
-  /// state-sized value on its stack only while the middlewares run (their
-  /// copy of the previous value). A function of its own, so that no caller
-  /// reserves stack for the small path's temporaries when the state is
-  /// large.
+  /// boxed, never delivered directly, so the commit holds no state-sized
+  /// value on its stack but while the middlewares run (their copy of the
+  /// previous value). A function of its own, so that no caller reserves
+  /// stack for the small path's temporaries when the state is large.
   ///
   /// It writes through `mutate`, as the small path does; for a large state
   /// `mutate` keeps a throwing closure's draft on the heap. The middlewares
