@@ -144,10 +144,16 @@ extension StateCore {
       marks.pointee.word &+= 1
       let sequence = change.sequence
       let changes = Changes(previous: change.previous, current: current, version: sequence)
-      // To the subscribers that existed when the change happened.
+      // To the subscribers that existed when the change happened. The
+      // common one (it takes `Changes`, on the committing thread) is called
+      // here, through the optional in place: binding the closure would copy
+      // (retain) it for every subscriber. The others take `receiveOther`.
       Self.forEach(in: change.subscribers) { subscriber in
-        if subscriber.startSequence < sequence {
-          subscriber.receive(sequence, changes)
+        guard subscriber.startSequence < sequence else { return }
+        if subscriber.isSynchronous, subscriber.changesReceiver != nil {
+          if !subscriber.isCancelled { subscriber.changesReceiver?(changes) }
+        } else {
+          subscriber.receiveOther(sequence, changes)
         }
       }
       marks.pointee.word &-= 1
