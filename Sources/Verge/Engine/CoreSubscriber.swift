@@ -54,21 +54,6 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
 
   var receivesActivities: Bool { activityReceiver != nil }
 
-  /// Hands a state change to whichever receiver this subscriber has.
-  ///
-  /// Inlined into the delivery loop for the common subscriber (`Changes`,
-  /// called on the delivering thread); the others take `receiveOther`.
-  @inlinable @inline(__always)
-  func receive(_ sequence: UInt64, _ changes: Changes<Value>) {
-    if isSynchronous, changesReceiver != nil {
-      // Called through the optional in place: binding it would copy
-      // (retain) the closure for every subscriber.
-      if !isCancelled { changesReceiver?(changes) }
-      return
-    }
-    receiveOther(sequence, changes)
-  }
-
   /// Hands a queued change to whichever receiver this subscriber has,
   /// reading the states in the box where they are: a subscriber of a large
   /// state gets no copy of it on the delivering thread's stack.
@@ -114,6 +99,9 @@ final class CoreSubscriber<Value: Sendable, Activity: Sendable>: Sendable {
     }
   }
 
+  /// Hands a change that its committing thread delivers directly
+  /// (`StateCore.deliverDirect`) to a subscriber other than the common one
+  /// (`Changes` on the committing thread, which that loop calls itself).
   @inlinable
   func receiveOther(_ sequence: UInt64, _ changes: Changes<Value>) {
     if changesReceiver != nil {

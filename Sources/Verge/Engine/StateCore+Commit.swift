@@ -4,8 +4,9 @@ import Synchronization
 // The one commit core. Every way of changing a store's state (`Store`'s
 // commits, both reducer styles, scopes, a persisted restore) ends in
 // `commit(trace:countAfter:_:)` or, from unspecialized code (through
-// `Store.commitOutOfLine`), `commitLarge` or `commitSmallOutOfLine`. They pick one of three shapes by where the thread is
-// and how large the state is:
+// `Store.commitOutOfLine`), `commitLarge` or `commitSmallOutOfLine`. They
+// pick one of three shapes by where the thread is and how large the state
+// is:
 //
 // - `commitSmall`: outside any commit closure; delivers directly when it
 //   can become the delivering thread.
@@ -13,10 +14,8 @@ import Synchronization
 //   direct path is busy; queues, then drains.
 // - `commitLarge`: a state over `isLarge`; keeps the states on the heap.
 //
-// The first two run the closure through `mutate` and the middlewares
-// through `runMiddlewares` (in `apply`); `commitLarge` keeps its own copy
-// of `mutate`, and runs `runMiddlewares` out of line, for the stack (see
-// its discussion).
+// All three write through `mutate` and run the middlewares through
+// `runMiddlewares`: a change to how a commit writes is made once, there.
 extension StateCore {
   /// Mutates the value in place; see `Store.commit` for the contract.
   /// Sets `countAfter` to `changeCount` as it stood right after this
@@ -145,10 +144,16 @@ extension StateCore {
       marks.pointee.word &+= 1
       let sequence = change.sequence
       let changes = Changes(previous: change.previous, current: current, version: sequence)
-      // To the subscribers that existed when the change happened.
+      // To the subscribers that existed when the change happened. The
+      // common one (it takes `Changes`, on the committing thread) is called
+      // here, through the optional in place: binding the closure would copy
+      // (retain) it for every subscriber. The others take `receiveOther`.
       Self.forEach(in: change.subscribers) { subscriber in
-        if subscriber.startSequence < sequence {
-          subscriber.receive(sequence, changes)
+        guard subscriber.startSequence < sequence else { return }
+        if subscriber.isSynchronous, subscriber.changesReceiver != nil {
+          if !subscriber.isCancelled { subscriber.changesReceiver?(changes) }
+        } else {
+          subscriber.receiveOther(sequence, changes)
         }
       }
       marks.pointee.word &-= 1
@@ -206,16 +211,15 @@ extension StateCore {
 
   /// `commit(trace:countAfter:_:)` for a large state: the previous value is
   /// copied to the heap, not kept on the stack, and the change is queued
-  /// boxed, never delivered directly, so the commit holds at most one
-  /// state-sized value on its stack (a throwing closure's draft). A
-  /// function of its own, so that no caller reserves stack for the small
-  /// path's temporaries when the state is large.
+  /// boxed, never delivered directly, so the commit holds no state-sized
+  /// value on its stack but while the middlewares run (their copy of the
+  /// previous value). A function of its own, so that no caller reserves
+  /// stack for the small path's temporaries when the state is large.
   ///
-  /// It writes the closure itself rather than through `mutate`, and runs
-  /// the middlewares through an out-of-line `runMiddlewares`: in optimized
-  /// builds, those inlined here made this frame reserve three state-sized
-  /// slots (192 KiB for a 64 KiB state) that no branch uses, more than a
-  /// 512 KiB thread can spare (`SmallStackSendTests`).
+  /// It writes through `mutate`, as the small path does; for a large state
+  /// `mutate` keeps a throwing closure's draft on the heap. The middlewares
+  /// run through an out-of-line `runMiddlewares(_:previousAt:trace:)`, so
+  /// that their copy of the previous value takes no slot in this frame.
   @inlinable @inline(never)
   func commitLarge<Result, Failure: Error>(
     trace: () -> CommitTrace,
@@ -236,27 +240,7 @@ extension StateCore {
       let previous = storage.keepsPrevious ? ValueBox(copying: &storage.value) : nil
       let (result, written) = try ThreadIdentity.asClosure(of: self, marks: marks) {
         () throws(Failure) -> (Result, Bool) in
-        var written = false
-        let result: Result
-        if Failure.self == Never.self {
-          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-            try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
-              try body(InoutRef(value, written: written))
-            }
-          }
-        } else {
-          // May throw: a draft on the heap, so a throw leaves the state untouched.
-          let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-          draft.initialize(from: &storage.value, count: 1)
-          defer {
-            draft.deinitialize(count: 1)
-            draft.deallocate()
-          }
-          result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-            try body(InoutRef(draft, written: written))
-          }
-          if written { swap(&storage.value, &draft.pointee) }
-        }
+        let (result, written) = try mutate(&storage, body)
         if written, let previous, storage.hasMiddlewares {
           runMiddlewares(&storage, previousAt: previous.address, trace: trace)
         }
@@ -329,7 +313,10 @@ extension StateCore {
   }
 
   /// Runs a commit's closure on the locked storage: in place when it
-  /// cannot throw, on a draft otherwise.
+  /// cannot throw, on a draft otherwise. Every commit writes through here,
+  /// `commitLarge` too: a large state's draft is on the heap, so that the
+  /// write holds no state-sized value on the stack. (Once specialized, a
+  /// commit compiles only the branch its state and closure take.)
   ///
   /// - Returns: The closure's result and whether it wrote.
   @inlinable @inline(__always)
@@ -346,6 +333,21 @@ extension StateCore {
           try body(InoutRef(value, written: written))
         }
       }
+    } else if Self.isLarge {
+      // May throw: a draft on the heap, so that a throw leaves the state
+      // untouched and no state-sized value sits on the stack.
+      let draft = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+      draft.initialize(from: &storage.value, count: 1)
+      defer {
+        draft.deinitialize(count: 1)
+        draft.deallocate()
+      }
+      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+        try body(InoutRef(draft, written: written))
+      }
+      // Memory to memory: a `swap` or an assignment would go through a
+      // state-sized temporary.
+      if written { withUnsafeMutablePointer(to: &storage.value) { $0.update(from: draft, count: 1) } }
     } else {
       // May throw: work on a copy so a throw leaves the state untouched.
       var draft = storage.value
