@@ -2,6 +2,9 @@ import Dispatch
 import Synchronization
 
 extension StateCore {
+  /// Replaces the value with `newValue` and delivers the change to the
+  /// subscribers, unless it equals the value held (a derived value's
+  /// update).
   ///
   /// - Returns: Whether the value changed.
   @inlinable @discardableResult
