@@ -95,7 +95,9 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   ///   its step.
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    guard engine.observers.isEmpty && engine.lifecycle.isEmpty && !hasCommitMiddlewares && engine.beginDirect() else {
+    guard engine.observers.count.load(ordering: .relaxed) == 0 && engine.lifecycle.count.load(ordering: .relaxed) == 0
+      && !hasCommitMiddlewares && engine.beginDirect()
+    else {
       if engine.hasMiddlewares { formPipeline() }
       // Through the queue, the middlewares and the observers.
       return engine.send(action, cause: .send)
