@@ -141,27 +141,24 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     pipeline.withLock { $0 }
   }
 
-  /// Tries to become the reducing thread with nothing queued before it; on
-  /// success the caller reduces in place and then calls `endDirect()`.
-  @inlinable
-  func beginDirect() -> Bool {
+  /// Runs `reduce` as the reducing thread, in place, unless another thread
+  /// is reducing: actions queued earlier are reduced first, and what was
+  /// sent meanwhile (by a subscriber, an effect or another thread) is
+  /// reduced after it, or left to the thread that now holds the queue.
+  ///
+  /// - Returns: What `reduce` returned; `nil`, without running it, when
+  ///   another thread is reducing.
+  @inlinable @inline(__always)
+  func reduceInPlace<Result>(_ reduce: () -> Result) -> Result? {
     guard draining.compareExchange(
       expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
-    else { return false }
-    if pendingCount.load(ordering: .sequentiallyConsistent) == 0 { return true }
+    else { return nil }
     // Actions queued earlier go first: reduce them, stay the reducer.
-    drainHeld()
-    return true
-  }
-
-  /// Ends a direct reduction: hands the queue over, or drains what was sent
-  /// meanwhile (by a subscriber, an effect or another thread).
-  @inlinable
-  func endDirect() {
+    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 { drainHeld() }
+    let result = reduce()
     draining.store(false, ordering: .sequentiallyConsistent)
-    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 {
-      drainIfFree()
-    }
+    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 { drainIfFree() }
+    return result
   }
 
   /// Whether `effect` would do nothing: it only cancels, and no effect
