@@ -141,24 +141,27 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
     pipeline.withLock { $0 }
   }
 
-  /// Runs `reduce` as the reducing thread, in place, unless another thread
-  /// is reducing: actions queued earlier are reduced first, and what was
-  /// sent meanwhile (by a subscriber, an effect or another thread) is
-  /// reduced after it, or left to the thread that now holds the queue.
-  ///
-  /// - Returns: What `reduce` returned; `nil`, without running it, when
-  ///   another thread is reducing.
-  @inlinable @inline(__always)
-  func reduceInPlace<Result>(_ reduce: () -> Result) -> Result? {
+  /// Tries to become the reducing thread with nothing queued before it; on
+  /// success the caller reduces in place and then calls `endDirect()`.
+  @inlinable
+  func beginDirect() -> Bool {
     guard draining.compareExchange(
       expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
-    else { return nil }
+    else { return false }
+    if pendingCount.load(ordering: .sequentiallyConsistent) == 0 { return true }
     // Actions queued earlier go first: reduce them, stay the reducer.
-    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 { drainHeld() }
-    let result = reduce()
+    drainHeld()
+    return true
+  }
+
+  /// Ends a direct reduction: hands the queue over, or drains what was sent
+  /// meanwhile (by a subscriber, an effect or another thread).
+  @inlinable
+  func endDirect() {
     draining.store(false, ordering: .sequentiallyConsistent)
-    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 { drainIfFree() }
-    return result
+    if pendingCount.load(ordering: .sequentiallyConsistent) > 0 {
+      drainIfFree()
+    }
   }
 
   /// Whether `effect` would do nothing: it only cancels, and no effect

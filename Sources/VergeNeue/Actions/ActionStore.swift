@@ -95,30 +95,37 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   ///   its step.
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    let engine = engine
-    let unobserved = engine.observers.count.load(ordering: .relaxed) == 0
-      && engine.lifecycle.count.load(ordering: .relaxed) == 0 && !hasCommitMiddlewares
     // Specialized in the caller's module. No commit middleware reads the
     // trace, so the action is not described.
-    if unobserved, let task = engine.reduceInPlace({ () -> StoreTask in
-      guard !engine.hasMiddlewares else { return passThroughMiddlewares(action) }
-      // Through the engine's one reduce path, committed straight into the
-      // core store. The counted commit inlines the plain locked commit when
-      // nobody receives values. A plain reference to the engine costs what
-      // an unmanaged one did: 99 instructions per send
-      // (`Benchmarks/callgrind.sh --filter "forms users write"`, S7).
-      let tasks = ActionEngine.reduce(
-        action, by: .passUnretained(engine), feature: engine.feature, cause: .send, knownUnobserved: true
-      ) { trace, reduce in
-        self.core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
-      }
-      return StoreTask(started: tasks)
-    }) {
-      return task
+    guard engine.observers.count.load(ordering: .relaxed) == 0 && engine.lifecycle.count.load(ordering: .relaxed) == 0
+      && !hasCommitMiddlewares && engine.beginDirect()
+    else {
+      if engine.hasMiddlewares { formPipeline() }
+      // Through the queue, the middlewares and the observers.
+      return engine.send(action, cause: .send)
     }
-    if engine.hasMiddlewares { formPipeline() }
-    // Through the queue, the middlewares and the observers.
-    return engine.send(action, cause: .send)
+    let task = engine.hasMiddlewares ? passThroughMiddlewares(action) : reduceDirectly(action)
+    engine.endDirect()
+    return task
+  }
+
+  /// Reduces `action` in place through the engine's one reduce path,
+  /// committed straight into the core store; call while holding the
+  /// engine's `draining`.
+  @inlinable @inline(__always)
+  func reduceDirectly(_ action: Action) -> StoreTask {
+    // The counted commit inlines the plain locked commit when nobody
+    // receives values; no commit middleware reads the trace on this path.
+    // A plain reference to the engine costs what an unmanaged one did: 99
+    // instructions per send (`Benchmarks/callgrind.sh --filter "forms
+    // users write"`, S7).
+    let engine = engine
+    let tasks = ActionEngine.reduce(
+      action, by: .passUnretained(engine), feature: engine.feature, cause: .send, knownUnobserved: true
+    ) { trace, reduce in
+      self.core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
+    }
+    return StoreTask(started: tasks)
   }
 
   /// Runs `action` through the middleware pipeline, whose terminal is the

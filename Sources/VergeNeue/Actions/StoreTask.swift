@@ -13,28 +13,30 @@ import Verge
 /// `await store.scope(\.draft, reducer: DraftFeature()).send(.save).finish()`
 /// waits for them.
 public struct StoreTask: Sendable {
-  /// Where the action's effects are recorded; `nil` for an action reduced
-  /// before `send` returned that started no effect: there is nothing to
-  /// wait for or cancel, and dropping the task releases nothing.
-  @usableFromInline let ticket: Ticket?
-  /// What keeps the effects running while this task lives: the engine of a
-  /// scope with its own reducer; `nil` for a root store, whose effects live
-  /// as long as the store.
-  @usableFromInline let owner: (any AnyObject & Sendable)?
+  /// Where the action's effects are recorded, and what keeps them running
+  /// while this task lives: the engine of a scope with its own reducer;
+  /// `nil` for a root store, whose effects live as long as the store.
+  ///
+  /// `nil` for an action reduced before `send` returned that started no
+  /// effect: there is nothing to wait for or cancel, and dropping the task
+  /// releases nothing. One optional, not two: a dropped task that holds
+  /// nothing is then released with one test, not with calls into the
+  /// runtime.
+  @usableFromInline let handle: (ticket: Ticket, owner: (any AnyObject & Sendable)?)?
 
   @usableFromInline
   init(ticket: Ticket?, owner: (any AnyObject & Sendable)? = nil) {
-    self.ticket = ticket
-    self.owner = ticket == nil ? nil : owner
+    handle = ticket.map { ($0, owner) }
   }
 
   /// The task of an action reduced in place, whose reduction started
   /// `tasks` (`nil`: none).
   @inlinable
   init(started tasks: [Task<Void, Never>]?) {
-    ticket = tasks.map(Ticket.init(resolvedWith:))
-    owner = nil
+    handle = tasks.map { (Ticket(resolvedWith: $0), nil) }
   }
+
+  var ticket: Ticket? { handle?.ticket }
 
   /// Waits until the action has been reduced and every effect it started
   /// has ended (effects those effects' actions started are not included).

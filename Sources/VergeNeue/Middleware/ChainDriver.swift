@@ -312,7 +312,7 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   @inlinable
   func finishInPlace() -> StoreTask {
     passed.store(0, ordering: .relaxed)
-    return recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(ticket: nil)
+    return recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(started: nil)
   }
 
   @usableFromInline
