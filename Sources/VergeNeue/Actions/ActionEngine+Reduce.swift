@@ -1,4 +1,5 @@
 import Verge
+import Synchronization
 
 extension ActionEngine {
   /// Reduces `action` and starts the effects it returns: the one path every
@@ -60,7 +61,9 @@ extension ActionEngine {
     ) -> Effect<Action, Feature.Activity>
   ) -> [Task<Void, Never>]? {
     let effect: Effect<Action, Feature.Activity>
-    if knownUnobserved || engine._withUnsafeGuaranteedRef({ $0.observers.isEmpty && $0.lifecycle.isEmpty }) {
+    if knownUnobserved || engine._withUnsafeGuaranteedRef({
+      $0.observers.count.load(ordering: .relaxed) == 0 && $0.lifecycle.count.load(ordering: .relaxed) == 0
+    }) {
       effect = write({ CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line) }) {
         feature.reduce(into: &$0, action: action)
       }

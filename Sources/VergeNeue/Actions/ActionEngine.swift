@@ -222,31 +222,26 @@ final class ActionEngine<Feature: ActionReducer>: Sendable {
         return
       }
       for entry in batch {
-        process(entry)
+        if hasMiddlewares {
+          processThroughPipeline(entry)
+        } else {
+          // Through `access`, which a scope's engine writes its part of the
+          // root through.
+          let tasks = Self.reduce(entry.action, by: .passUnretained(self), feature: feature, cause: entry.cause) {
+            trace, _ in
+            access.reduce(entry.action, by: self, trace: trace()) ?? .none
+          }
+          if let tasks { entry.ticket.add(tasks) }
+          entry.ticket.resolve()
+        }
         inFlight.end()
       }
       batch.removeAll(keepingCapacity: true)
     }
   }
 
-  /// Reduces a queued action: through the pipeline when the store has
-  /// middlewares, otherwise through `access`, which a scope's engine writes
-  /// its part of the root through.
-  private func process(_ entry: Queued) {
-    guard hasMiddlewares else {
-      let tasks = Self.reduce(entry.action, by: .passUnretained(self), feature: feature, cause: entry.cause) {
-        trace, _ in
-        access.reduce(entry.action, by: self, trace: trace()) ?? .none
-      }
-      if let tasks { entry.ticket.add(tasks) }
-      entry.ticket.resolve()
-      return
-    }
-    processThroughPipeline(entry)
-  }
-
-  /// `process(_:)` through the middlewares: one dispatch of the pipeline
-  /// `ActionStore` formed, which a direct send goes through too.
+  /// Reduces a queued action through the middlewares: one dispatch of the
+  /// pipeline `ActionStore` formed, which a direct send goes through too.
   @inline(never)
   private func processThroughPipeline(_ entry: Queued) {
     // An action reaches the engine of a store with middlewares only after

@@ -95,13 +95,15 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
   ///   its step.
   @inlinable @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    guard engine.observers.isEmpty && engine.lifecycle.isEmpty && !hasCommitMiddlewares && engine.beginDirect() else {
+    // Specialized in the caller's module. No commit middleware reads the
+    // trace, so the action is not described.
+    guard engine.observers.count.load(ordering: .relaxed) == 0 && engine.lifecycle.count.load(ordering: .relaxed) == 0
+      && !hasCommitMiddlewares && engine.beginDirect()
+    else {
       if engine.hasMiddlewares { formPipeline() }
       // Through the queue, the middlewares and the observers.
       return engine.send(action, cause: .send)
     }
-    // Specialized in the caller's module. No commit middleware reads the
-    // trace, so the action is not described.
     let task = engine.hasMiddlewares ? passThroughMiddlewares(action) : reduceDirectly(action)
     engine.endDirect()
     return task
@@ -123,7 +125,7 @@ public final class ActionStore<Feature: ActionReducer>: ReadableStore, Sendable 
     ) { trace, reduce in
       self.core.countedCommit(trace: trace()) { $0.modify(reduce) }.result
     }
-    return tasks.map(StoreTask.init(started:)) ?? .done
+    return StoreTask(started: tasks)
   }
 
   /// Runs `action` through the middleware pipeline, whose terminal is the

@@ -13,42 +13,27 @@ import Verge
 /// `await store.scope(\.draft, reducer: DraftFeature()).send(.save).finish()`
 /// waits for them.
 public struct StoreTask: Sendable {
-  @usableFromInline
-  struct Handle: Sendable {
-    let ticket: Ticket
-    /// What keeps the effects running while this handle lives: the engine
-    /// of a scope with its own reducer; `nil` for a root store, whose
-    /// effects live as long as the store.
-    let owner: (any AnyObject & Sendable)?
-  }
-
+  /// Where the action's effects are recorded, and what keeps them running
+  /// while this task lives: the engine of a scope with its own reducer;
+  /// `nil` for a root store, whose effects live as long as the store.
+  ///
   /// `nil` for an action reduced before `send` returned that started no
   /// effect: there is nothing to wait for or cancel, and dropping the task
-  /// releases nothing.
-  @usableFromInline let handle: Handle?
+  /// releases nothing. One optional, not two: a dropped task that holds
+  /// nothing is then released with one test, not with calls into the
+  /// runtime.
+  @usableFromInline let handle: (ticket: Ticket, owner: (any AnyObject & Sendable)?)?
 
   @usableFromInline
   init(ticket: Ticket?, owner: (any AnyObject & Sendable)? = nil) {
-    handle = ticket.map { Handle(ticket: $0, owner: owner) }
+    handle = ticket.map { ($0, owner) }
   }
 
-  /// The task of an action that was reduced and started no effect.
+  /// The task of an action reduced in place, whose reduction started
+  /// `tasks` (`nil`: none).
   @inlinable
-  static var done: StoreTask { StoreTask(handle: nil) }
-
-  @inlinable
-  init(handle: Handle?) {
-    self.handle = handle
-  }
-
-  /// The handle of an action reduced in place, whose reduction started
-  /// `tasks`.
-  @usableFromInline
-  init(started tasks: [Task<Void, Never>]) {
-    let ticket = Ticket()
-    ticket.add(tasks)
-    ticket.resolve()
-    self.init(ticket: ticket)
+  init(started tasks: [Task<Void, Never>]?) {
+    handle = tasks.map { (Ticket(resolvedWith: $0), nil) }
   }
 
   var ticket: Ticket? { handle?.ticket }
@@ -79,6 +64,17 @@ final class Ticket: Sendable {
   }
 
   private let state = SharedLock(State())
+
+  init() {}
+
+  /// A ticket for an action already reduced, whose reduction started
+  /// `tasks`.
+  @usableFromInline
+  convenience init(resolvedWith tasks: [Task<Void, Never>]) {
+    self.init()
+    add(tasks)
+    resolve()
+  }
 
   func add(_ tasks: [Task<Void, Never>]) {
     guard !tasks.isEmpty else { return }

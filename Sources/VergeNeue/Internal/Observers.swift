@@ -10,10 +10,10 @@ final class Observers<Event: Sendable>: Sendable {
   }
 
   private let state = SharedLock(State())
-  @usableFromInline let active = Atomic<Int>(0)
-
-  @inlinable
-  var isEmpty: Bool { active.load(ordering: .relaxed) == 0 }
+  /// How many handlers are added, read without the lock: a sender checks
+  /// `count.load(ordering: .relaxed) == 0` to skip what only an observer
+  /// needs.
+  @usableFromInline let count = Atomic<Int>(0)
 
   func add(_ handler: @escaping @Sendable (Event) -> Void) -> EventObservation {
     let id = state.withLock { state -> UInt64 in
@@ -21,7 +21,7 @@ final class Observers<Event: Sendable>: Sendable {
       state.handlers.append((state.nextID, handler))
       return state.nextID
     }
-    active.add(1, ordering: .relaxed)
+    count.add(1, ordering: .relaxed)
     return EventObservation { [weak self] in self?.remove(id) }
   }
 
@@ -31,11 +31,11 @@ final class Observers<Event: Sendable>: Sendable {
       state.handlers.remove(at: index)
       return true
     }
-    if removed { active.subtract(1, ordering: .relaxed) }
+    if removed { count.subtract(1, ordering: .relaxed) }
   }
 
   func emit(_ event: @autoclosure () -> Event) {
-    guard !isEmpty else { return }
+    guard count.load(ordering: .relaxed) > 0 else { return }
     let handlers = state.withLock { $0.handlers }
     let event = event()
     for entry in handlers { entry.handler(event) }

@@ -312,7 +312,7 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
   @inlinable
   func finishInPlace() -> StoreTask {
     passed.store(0, ordering: .relaxed)
-    return recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(ticket: nil)
+    return recorded.load(ordering: .relaxed) ? finishRecorded() : StoreTask(started: nil)
   }
 
   @usableFromInline
@@ -322,11 +322,7 @@ final class ChainRun<Message: Sendable, State: Sendable>: Sendable {
       defer { state.tasks = [] }
       return state.tasks
     }
-    guard !tasks.isEmpty else { return StoreTask(ticket: nil) }
-    let ticket = Ticket()
-    ticket.add(tasks)
-    ticket.resolve()
-    return StoreTask(ticket: ticket)
+    return StoreTask(started: tasks.isEmpty ? nil : tasks)
   }
 
   /// The handle of a dispatch a middleware kept a step of: resolved when

@@ -69,7 +69,7 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   /// Whether a mutation can go straight into the core store: no middleware
   /// and no event observer needs to see it.
   @inlinable
-  var commitsDirectly: Bool { !hasMiddlewares && observers.isEmpty }
+  var commitsDirectly: Bool { !hasMiddlewares && observers.count.load(ordering: .relaxed) == 0 }
 
   /// How a scope at `keyPath` of this store commits directly: into the
   /// same core store, at the key path, under the same conditions.
@@ -115,7 +115,7 @@ final class ReducerEngine<Reducer: ReducerType>: Sendable {
   ///   for the time of the call; for the middlewares' terminal, which
   ///   returns it.
   private func apply(_ mutation: ReducerMutation<State>, after reported: ((UnsafePointer<State>) -> Void)? = nil) {
-    if observers.isEmpty && chain.isEmpty {
+    if observers.count.load(ordering: .relaxed) == 0 && chain.isEmpty {
       access.commit(mutation)
       return
     }

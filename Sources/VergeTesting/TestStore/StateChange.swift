@@ -21,12 +21,26 @@ final class StateChange<State: Sendable>: @unchecked Sendable {
   /// check drafted it there), `second` the state after it. Checked where
   /// it is, with `StatePair.verdict(_:_:exhaustive:update:)`.
   let states: UnsafeMutablePointer<StatePair<State>>
+  /// Where `second` is in `states`.
+  private let after: UnsafeMutablePointer<State>
 
   /// A change whose states `initialize` writes to the two (uninitialized)
   /// addresses it is given: `before`, then `after`.
+  ///
+  /// A struct's stored properties are laid out in order, each at the next
+  /// offset its alignment allows, so `first` is where the pair is and
+  /// `second` a stride after it (or, for an empty `State`, where `first`
+  /// is). Debug builds check this against `MemoryLayout.offset(of:)`, which
+  /// forms a key path on every call and cost a step 60,000 instructions in
+  /// release.
   init(initializing initialize: (_ before: UnsafeMutablePointer<State>, _ after: UnsafeMutablePointer<State>) -> Void) {
     states = .allocate(capacity: 1)
-    initialize(StatePair.field(states, second: false), StatePair.field(states, second: true))
+    let before = UnsafeMutableRawPointer(states).assumingMemoryBound(to: State.self)
+    after = MemoryLayout<State>.size > 0 ? before + 1 : before
+    assert(
+      MemoryLayout<StatePair<State>>.offset(of: \.first) == 0
+        && MemoryLayout<StatePair<State>>.offset(of: \.second) == UnsafeMutableRawPointer(after) - UnsafeMutableRawPointer(before))
+    initialize(before, after)
   }
 
   deinit {
@@ -38,8 +52,9 @@ final class StateChange<State: Sendable>: @unchecked Sendable {
   /// for a partial check: the test's closure then changes only the fields
   /// it assigns.
   func draftFromAfter() {
-    StatePair.field(states, second: false).deinitialize(count: 1)
-    StatePair.field(states, second: false).initialize(from: StatePair.field(states, second: true), count: 1)
+    let before = UnsafeMutableRawPointer(states).assumingMemoryBound(to: State.self)
+    before.deinitialize(count: 1)
+    before.initialize(from: after, count: 1)
   }
 }
 
@@ -57,20 +72,6 @@ final class StateChange<State: Sendable>: @unchecked Sendable {
 struct StatePair<State> {
   var first: State
   var second: State
-
-  /// The address of `first` (or of `second`) in the pair at `pair`, which
-  /// may not be initialized yet.
-  ///
-  /// A struct's stored properties are laid out in order, each at the next
-  /// offset its alignment allows, so `second` starts a stride after
-  /// `first` (or, for an empty `State`, where `first` does). Debug builds
-  /// check this against `MemoryLayout.offset(of:)`, which forms a key path
-  /// on every call and cost a step 60,000 instructions in release.
-  static func field(_ pair: UnsafeMutablePointer<Self>, second: Bool) -> UnsafeMutablePointer<State> {
-    let offset = second && MemoryLayout<State>.size > 0 ? MemoryLayout<State>.stride : 0
-    assert(offset == MemoryLayout<Self>.offset(of: second ? \Self.second : \Self.first))
-    return (UnsafeMutableRawPointer(pair) + offset).assumingMemoryBound(to: State.self)
-  }
 
   /// The field-by-field difference, `first` as the expected state.
   @inline(never)
