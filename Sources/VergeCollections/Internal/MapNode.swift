@@ -242,7 +242,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   @inlinable @inline(__always)
   package func slotTag(_ slot: Int) -> UInt8 {
     withUnsafeMutablePointerToHeader { header in
-      UnsafeRawPointer(header).load(fromByteOffset: MapNodeHeader.slotsOffset &+ slot, as: UInt8.self)
+      withUnsafeBytes(of: &header.pointee.slots) { $0[slot] }
     }
   }
 
@@ -277,8 +277,8 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
         continue
       }
       if tag == 0 { return nil }
-      let entry = node.withUnsafeMutablePointerToElements { words in
-        Self.entries(after: words, childCount: node.childCount) + Int(truncatingIfNeeded: tag &- 1)
+      let entry = node.withUnsafeMutablePointers { header, words in
+        Self.entries(after: words, childCount: Int(header.pointee.childCount)) + Int(truncatingIfNeeded: tag &- 1)
       }
       return entry.pointee.key == key ? entry.pointee.value : nil
     }

@@ -43,8 +43,4 @@ package struct MapNodeHeader {
     self.spareWords = 0
     self.slots = slots
   }
-
-  /// The byte offset of the slot table in the header.
-  @inlinable @inline(__always)
-  package static var slotsOffset: Int { MemoryLayout<MapNodeHeader>.offset(of: \.slots)! }
 }

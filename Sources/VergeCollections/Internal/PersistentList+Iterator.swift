@@ -6,7 +6,7 @@ extension PersistentList {
   /// per element with its own work; a step to the next leaf reads the next
   /// child of the leaf's parent; only after the parent's last leaf does the
   /// iterator descend from the root again (once per `branchCapacity`
-  /// leaves), in an out-of-line step. It allocates nothing.
+  /// leaves). It allocates nothing.
   ///
   /// Every leaf sits at the same depth, so the branch above a leaf holds
   /// only leaves.
@@ -155,13 +155,15 @@ extension PersistentList {
     }
 
     /// The first leaf under the next branch above leaves, or an empty
-    /// buffer at the end: out of line, once per `branchCapacity` leaves.
+    /// buffer at the end: once per `branchCapacity` leaves.
     ///
     /// The descent holds no counted reference (the list keeps every node
-    /// alive), so a loop that calls it does no reference counting of its
-    /// own, and the optimizer can drop the retain and release of a list
-    /// that the loop's caller already holds.
-    @inlinable @inline(never)
+    /// alive), so a loop does no reference counting of its own. Inlined,
+    /// so that the loop calls nothing and keeps the walk in registers: out
+    /// of line, a `for … in` over 100 rows cost 486 instructions instead of
+    /// 459, and 3.69 per element instead of 3.58 at 10,000 rows (scenario
+    /// 14, 2026-11-28).
+    @inlinable @inline(__always)
     mutating func nextBranch() -> UnsafeBufferPointer<Element> {
       let start = siblingsEnd
       let total = root.count
