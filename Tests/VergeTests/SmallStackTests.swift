@@ -122,6 +122,48 @@ final class SmallStackTests: XCTestCase {
     }
   }
 
+  // MARK: - Commit middlewares
+
+  func testCommitMiddlewares() throws { try expectChildSucceeds("CommitMiddlewares") }
+
+  /// Commits through three commit middlewares that read the previous state
+  /// and adjust the new one, with a subscriber, including a throwing commit
+  /// that throws (the middlewares do not run) and one that does not; the
+  /// store is made on the small thread too (in optimized builds).
+  func testChildCommitMiddlewares() throws {
+    let seen = Recorder<String>()
+    let makeStore = SmallStack.maker(for: "CommitMiddlewares") { largeStoreWithMiddlewares(recordingInto: seen) }
+    let delivered = SmallStackRecorder()
+    try child("CommitMiddlewares", size: Self.evenUnoptimized) {
+      let store = makeStore()
+      let subscription = store.sinkState(dropsFirst: true) { changes in
+        delivered.record(changes.current.count, previous: changes.previous?.count, last: changes.current.last)
+      }
+      store.commit { $0.count = 1 }
+      do {
+        try store.commit { (state) throws(SmallStackRefusal) in
+          state.count = 50
+          throw SmallStackRefusal()
+        }
+      } catch {}
+      do {
+        try store.commit { (state) throws(SmallStackRefusal) in state.count = 50 }
+      } catch {
+        seen.append("threw")
+      }
+      subscription.cancel()
+    }
+    // "clamp" keeps the count at most 10; "stamp" writes the previous
+    // count plus 100 into `last`; "record" sees what the two before it left.
+    XCTAssertEqual(
+      seen.values,
+      [
+        "clamp 0/0 -> 1", "stamp 0/0 -> 1", "record 0/0 -> 1/100",
+        "clamp 1/100 -> 50", "stamp 1/100 -> 10", "record 1/100 -> 10/101",
+      ])
+    XCTAssertEqual(delivered.values, [.init(1, 0, 100), .init(10, 1, 101)])
+  }
+
   // MARK: - Derived values
 
   func testDerivedValues() throws { try expectChildSucceeds("Derived") }
@@ -283,4 +325,26 @@ final class SmallStackRecorder: Sendable {
   }
 
   var values: [Entry] { entries.values }
+}
+
+/// What the throwing commits of the small-stack tests throw.
+private struct SmallStackRefusal: Error {}
+
+/// A store of a large state with three commit middlewares, each recording
+/// what it saw into `seen`: "clamp" keeps the count at most 10, "stamp"
+/// sets `last` to the previous count plus 100, "record" only reads.
+@inline(never)
+private func largeStoreWithMiddlewares(recordingInto seen: Recorder<String>) -> Store<LargeState, Never> {
+  let clamp = CommitMiddleware<LargeState>(name: "clamp") { before, after, _ in
+    seen.append("clamp \(before.count)/\(before.last) -> \(after.count)")
+    after.count = min(after.count, 10)
+  }
+  let stamp = CommitMiddleware<LargeState>(name: "stamp") { before, after, _ in
+    seen.append("stamp \(before.count)/\(before.last) -> \(after.count)")
+    after.last = before.count + 100
+  }
+  let record = CommitMiddleware<LargeState>(name: "record") { before, after, _ in
+    seen.append("record \(before.count)/\(before.last) -> \(after.count)/\(after.last)")
+  }
+  return Store(initialState: LargeState(), middlewares: [clamp, stamp, record])
 }
