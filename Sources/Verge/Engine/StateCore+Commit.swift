@@ -366,14 +366,32 @@ extension StateCore {
       if written { withUnsafeMutablePointer(to: &storage.value) { $0.update(from: draft, count: 1) } }
     } else {
       // May throw: work on a copy so a throw leaves the state untouched.
-      var draft = storage.value
-      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-        try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
-          try body(InoutRef(value, written: written))
-        }
-      }
-      if written { storage.value = draft }
+      result = try Self.mutateDraft(&storage.value, written: &written, body)
     }
     return (result, written)
+  }
+
+  /// `mutate`'s branch for a closure that may throw on a state that is not
+  /// `isLarge`: runs `body` on a copy of `value` on the stack and writes
+  /// the copy back when `body` wrote and returned.
+  ///
+  /// A function of its own: code that is not specialized for the state
+  /// (`Store.commitOutOfLine`) compiles every branch of `mutate`, and
+  /// there the draft took a slot of the state's size in the frame of
+  /// `commitLarge`, which never runs this branch.
+  @inlinable @inline(never)
+  static func mutateDraft<Result, Failure: Error>(
+    _ value: inout Value,
+    written: inout Bool,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var draft = value
+    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+      try withUnsafeMutablePointer(to: &draft) { (draft) throws(Failure) -> Result in
+        try body(InoutRef(draft, written: written))
+      }
+    }
+    if written { value = draft }
+    return result
   }
 }
