@@ -122,6 +122,53 @@ final class SmallStackTests: XCTestCase {
     }
   }
 
+  // MARK: - Commit middlewares
+
+  func testCommitMiddlewares() throws { try expectChildSucceeds("CommitMiddlewares") }
+
+  /// Commits through three commit middlewares that read the previous state
+  /// and adjust the new one, with a subscriber, including a throwing commit
+  /// that throws (the middlewares do not run) and one that does not; the
+  /// store is made on the small thread too (in optimized builds). The
+  /// state holds references as well, so that copying it retains them.
+  func testChildCommitMiddlewares() throws {
+    let seen = Recorder<String>()
+    let makeStore = SmallStack.maker(for: "CommitMiddlewares") { largeStoreWithMiddlewares(recordingInto: seen) }
+    let delivered = SmallStackRecorder()
+    let log = Recorder<[String]>()
+    try child("CommitMiddlewares", size: Self.evenUnoptimized) {
+      let store = makeStore()
+      let subscription = store.sinkState(dropsFirst: true) { changes in
+        let large = changes.current.large
+        delivered.record(large.count, previous: changes.previous?.large.count, last: large.last)
+        log.append(changes.current.log)
+      }
+      store.commit { $0.large.count = 1 }
+      do {
+        try store.commit { (state) throws(SmallStackRefusal) in
+          state.large.count = 50
+          throw SmallStackRefusal()
+        }
+      } catch {}
+      do {
+        try store.commit { (state) throws(SmallStackRefusal) in state.large.count = 50 }
+      } catch {
+        seen.append("threw")
+      }
+      subscription.cancel()
+    }
+    // "clamp" keeps the count at most 10; "stamp" writes the previous
+    // count plus 100 into `last`; "record" logs what the two before it left.
+    XCTAssertEqual(
+      seen.values,
+      [
+        "clamp 0/0 -> 1", "stamp 0/0 -> 1", "record 0 -> 1/100",
+        "clamp 1/100 -> 50", "stamp 1/100 -> 10", "record 1 -> 10/101",
+      ])
+    XCTAssertEqual(delivered.values, [.init(1, 0, 100), .init(10, 1, 101)])
+    XCTAssertEqual(log.values, [["0->1"], ["0->1", "1->10"]])
+  }
+
   // MARK: - Derived values
 
   func testDerivedValues() throws { try expectChildSucceeds("Derived") }
@@ -283,4 +330,37 @@ final class SmallStackRecorder: Sendable {
   }
 
   var values: [Entry] { entries.values }
+}
+
+/// What the throwing commits of the small-stack tests throw.
+private struct SmallStackRefusal: Error {}
+
+/// A 64 KiB state that also holds references (a copy retains them, which
+/// costs stack that a plain copy of `LargeState` does not), with a log the
+/// middlewares append to.
+private struct LargeStateWithLog: Equatable, Sendable {
+  var large = LargeState()
+  var log: [String] = []
+  var name = "large"
+}
+
+/// A store of a large state with three commit middlewares, each recording
+/// what it saw into `seen`: "clamp" keeps the count at most 10, "stamp"
+/// sets `last` to the previous count plus 100, "record" appends to the
+/// state's log.
+@inline(never)
+private func largeStoreWithMiddlewares(recordingInto seen: Recorder<String>) -> Store<LargeStateWithLog, Never> {
+  let clamp = CommitMiddleware<LargeStateWithLog>(name: "clamp") { before, after, _ in
+    seen.append("clamp \(before.large.count)/\(before.large.last) -> \(after.large.count)")
+    after.large.count = min(after.large.count, 10)
+  }
+  let stamp = CommitMiddleware<LargeStateWithLog>(name: "stamp") { before, after, _ in
+    seen.append("stamp \(before.large.count)/\(before.large.last) -> \(after.large.count)")
+    after.large.last = before.large.count + 100
+  }
+  let record = CommitMiddleware<LargeStateWithLog>(name: "record") { before, after, _ in
+    seen.append("record \(before.log.count) -> \(after.large.count)/\(after.large.last)")
+    after.log.append("\(before.large.count)->\(after.large.count)")
+  }
+  return Store(initialState: LargeStateWithLog(), middlewares: [clamp, stamp, record])
 }

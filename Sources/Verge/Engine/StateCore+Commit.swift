@@ -212,14 +212,13 @@ extension StateCore {
   /// `commit(trace:countAfter:_:)` for a large state: the previous value is
   /// copied to the heap, not kept on the stack, and the change is queued
   /// boxed, never delivered directly, so the commit holds no state-sized
-  /// value on its stack but while the middlewares run (their copy of the
-  /// previous value). A function of its own, so that no caller reserves
+  /// value on its stack. A function of its own, so that no caller reserves
   /// stack for the small path's temporaries when the state is large.
   ///
   /// It writes through `mutate`, as the small path does; for a large state
   /// `mutate` keeps a throwing closure's draft on the heap. The middlewares
-  /// run through an out-of-line `runMiddlewares(_:previousAt:trace:)`, so
-  /// that their copy of the previous value takes no slot in this frame.
+  /// run through `runMiddlewares(_:previousAt:trace:)`, which hands them
+  /// the heap copy of the previous value itself.
   @inlinable @inline(never)
   func commitLarge<Result, Failure: Error>(
     trace: () -> CommitTrace,
@@ -302,14 +301,31 @@ extension StateCore {
   }
 
   /// `runMiddlewares(_:previous:trace:)` for `commitLarge`, whose previous
-  /// value is on the heap: in a frame of its own, so that the copy of it
-  /// the middlewares are handed takes a slot of the state's size only
-  /// while they run. Inlined, that slot was reserved in `commitLarge`'s
-  /// frame for every commit, middlewares or not (64 KiB of a 512 KiB
-  /// thread for a 64 KiB state, `SmallStackSendTests`).
+  /// value is on the heap at `previous`: the middlewares are handed that
+  /// copy itself, so that no state-sized value is put on the stack for
+  /// them. Reading `previous.pointee` as a value would copy it into a
+  /// stack slot (three slots in all, 192 KiB for a 64 KiB state, once
+  /// specialized); passed `inout` to `call(_:before:after:trace:)`, its
+  /// address is what reaches each middleware. In a frame of its own, so
+  /// that a commit without middlewares reserves nothing for them.
   @inlinable @inline(never)
-  func runMiddlewares(_ storage: inout Storage, previousAt previous: UnsafePointer<Value>, trace: () -> CommitTrace) {
-    runMiddlewares(&storage, previous: previous.pointee, trace: trace)
+  func runMiddlewares(
+    _ storage: inout Storage, previousAt previous: UnsafeMutablePointer<Value>, trace: () -> CommitTrace
+  ) {
+    let trace = trace()
+    for middleware in storage.middlewares {
+      Self.call(middleware, before: &previous.pointee, after: &storage.value, trace: trace)
+    }
+  }
+
+  /// Calls `middleware` on states that are both in memory: `before` is
+  /// only read (a middleware receives it borrowed), and taking it `inout`
+  /// lets its address be handed on without a copy.
+  @inlinable @inline(__always)
+  static func call(
+    _ middleware: CommitMiddleware<Value>, before: inout Value, after: inout Value, trace: CommitTrace
+  ) {
+    middleware.body(before, &after, trace)
   }
 
   /// Runs a commit's closure on the locked storage: in place when it
@@ -350,14 +366,32 @@ extension StateCore {
       if written { withUnsafeMutablePointer(to: &storage.value) { $0.update(from: draft, count: 1) } }
     } else {
       // May throw: work on a copy so a throw leaves the state untouched.
-      var draft = storage.value
-      result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-        try withUnsafeMutablePointer(to: &draft) { (value) throws(Failure) -> Result in
-          try body(InoutRef(value, written: written))
-        }
-      }
-      if written { storage.value = draft }
+      result = try Self.mutateDraft(&storage.value, written: &written, body)
     }
     return (result, written)
+  }
+
+  /// `mutate`'s branch for a closure that may throw on a state that is not
+  /// `isLarge`: runs `body` on a copy of `value` on the stack and writes
+  /// the copy back when `body` wrote and returned.
+  ///
+  /// A function of its own: code that is not specialized for the state
+  /// (`Store.commitOutOfLine`) compiles every branch of `mutate`, and
+  /// there the draft took a slot of the state's size in the frame of
+  /// `commitLarge`, which never runs this branch.
+  @inlinable @inline(never)
+  static func mutateDraft<Result, Failure: Error>(
+    _ value: inout Value,
+    written: inout Bool,
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var draft = value
+    let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
+      try withUnsafeMutablePointer(to: &draft) { (draft) throws(Failure) -> Result in
+        try body(InoutRef(draft, written: written))
+      }
+    }
+    if written { value = draft }
+    return result
   }
 }
