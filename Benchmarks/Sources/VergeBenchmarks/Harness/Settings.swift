@@ -33,9 +33,7 @@ struct Settings {
     var settings = Settings.full
     var filter: String?
     var callgrindOutput: String?
-  /// Where to write the charts of the scenarios that have one, as SVG;
-  /// `nil` for no chart.
-  var svgOutput: String?
+    var svgOutput: String?
     var index = 0
     while index < arguments.count {
       switch arguments[index] {
