@@ -116,6 +116,7 @@ public struct Dependency<Value: Sendable>: Sendable {
             @inline(__always) func find(in carrier: DependencyCarrier) -> Value? {
               carrier.lookup.value(ofKey: key, as: Value.self)
             }
+            // Scenario 15, read by key: 135 instructions per send → 327 with takeUnretainedValue().
             if let value = carrier._withUnsafeGuaranteedRef(find) { return value }
           } else {
             // The property's call on the store's values, out of line and
@@ -143,6 +144,7 @@ public struct Dependency<Value: Sendable>: Sendable {
     @inline(__always) func call(in carrier: DependencyCarrier) -> Value? {
       carrier.propertyValues?.applying(dependency.get)
     }
+    // Scenario 15, read by property: 166 instructions per send → 366 with takeUnretainedValue().
     return carrier._withUnsafeGuaranteedRef(call) ?? dependency.readOutOfLine()
   }
 

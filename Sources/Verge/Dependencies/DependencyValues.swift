@@ -515,7 +515,7 @@ extension DependencyValues {
           if frame.pointee.core == core { return frame.pointee.values.read(dependency) }
         }
         let carrier = Unmanaged<DependencyCarrier>.fromOpaque(core)
-        if let value = carrier._withUnsafeGuaranteedRef({ $0.dependencies?.read(dependency) }) {
+        if let value = carrier.takeUnretainedValue().dependencies?.read(dependency) {
           return value
         }
       }

@@ -322,8 +322,8 @@ final class DerivedHub<State: Sendable>: Sendable {
     // unretained: retaining and releasing each of thousands of entries
     // would cost more than updating it. With `takeUnretainedValue()` an
     // unrelated commit cost 187 instructions per derived value instead of
-    // 108 (100 derived values, `Benchmarks/callgrind.sh --filter "derived
-    // values over distinct"`).
+    // 110 (100 derived values; 182 instead of 105 with 10,000;
+    // `Benchmarks/callgrind.sh --filter "derived values"`, 2026-11-28).
     all.withUnsafeBufferPointer { buffer in
       guard let base = UnsafeRawPointer(buffer.baseAddress) else { return }
       for index in buffer.indices {

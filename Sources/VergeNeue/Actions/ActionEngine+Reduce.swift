@@ -26,10 +26,9 @@ extension ActionEngine {
   /// The engine is lent unmanaged, and reached only for small reads and
   /// off the fast path: the middlewares' terminal holds it unretained, and
   /// retaining an engine (which weak references give a side table) takes
-  /// the slow path: a send through three middlewares cost 661 instructions
-  /// that way, and 511 with the whole reduction inside one
-  /// `_withUnsafeGuaranteedRef` closure, instead of 482
-  /// (`Benchmarks/callgrind.sh --filter "vergeneue"`).
+  /// the slow path, so the reduction itself runs outside any use of it.
+  /// Those reads take it with `takeUnretainedValue()`, which measured the
+  /// same as a borrow on every hot path of `Benchmarks/` (2026-11-28).
   ///
   /// - Parameters:
   ///   - engine: The engine, alive for the duration of the call.
@@ -61,16 +60,18 @@ extension ActionEngine {
     ) -> Effect<Action, Feature.Activity>
   ) -> [Task<Void, Never>]? {
     let effect: Effect<Action, Feature.Activity>
-    if knownUnobserved || engine._withUnsafeGuaranteedRef({
-      $0.observers.count.load(ordering: .relaxed) == 0 && $0.lifecycle.count.load(ordering: .relaxed) == 0
-    }) {
+    if knownUnobserved
+      || (engine.takeUnretainedValue().observers.count.load(ordering: .relaxed) == 0
+        && engine.takeUnretainedValue().lifecycle.count.load(ordering: .relaxed) == 0)
+    {
       effect = write({ CommitTrace(name: "\(action)", file: #fileID, function: #function, line: #line) }) {
         feature.reduce(into: &$0, action: action)
       }
     } else {
-      effect = engine._withUnsafeGuaranteedRef { $0.reduceObserved(action, cause: cause(), reported: observed) }
+      effect = engine.takeUnretainedValue().reduceObserved(action, cause: cause(), reported: observed)
     }
     if case .none = effect.storage { return nil }
-    return engine._withUnsafeGuaranteedRef { $0.startsNothing(effect) ? nil : $0.start(effect, origin: action) }
+    let engine = engine.takeUnretainedValue()
+    return engine.startsNothing(effect) ? nil : engine.start(effect, origin: action)
   }
 }

@@ -131,6 +131,7 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
   ///   `nil` when the store is gone.
   @inlinable @discardableResult
   public func next(_ message: Message) -> State? {
+    // Borrowed: 3 middlewares' send, 470 instructions → 620 with takeUnretainedValue() (scenario 4).
     run._withUnsafeGuaranteedRef { $0.pass(message, after: index, ownsCache: ownsCache) }
   }
 
@@ -148,7 +149,7 @@ public struct MiddlewareStep<Message: Sendable, State: Sendable>: ~Copyable {
   ///
   /// - Parameter message: The message to send.
   public func dispatch(_ message: Message) {
-    run._withUnsafeGuaranteedRef { $0.driver.restart(message) }
+    run.takeUnretainedValue().driver.restart(message)
   }
 
   /// A copy of this step that may outlive the middleware's call: keep it to

@@ -62,6 +62,7 @@ final class StepStateCache<State: Sendable> {
   /// while nothing else changed the store.
   @inlinable
   func end() {
+    // Scenario 4, send through 3 middlewares: 470 instructions → 525 when the state is always dropped.
     if _isPOD(State.self) { return }
     // As `ChainRun.inlineStateLimit`: inlined, dropping a large state
     // would keep a slot of its size in the caller's frame.
