@@ -29,6 +29,11 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       let width = Int(header.pointee.width)
       let room = Int(header.pointee.room)
       if header.pointee.isLeaf {
+        // `_isPOD`: trivial elements need no teardown. Deinitialized
+        // anyway, through the run time's generic array destroy, a row
+        // action with one whole-state subscriber on two-`Int` rows cost
+        // 2,943 and 10,059 instructions at 100 and 100,000 rows instead
+        // of 2,899 and 10,014 (scenario 11, 2026-11-28).
         if !_isPOD(Element.self) { elementBase.deinitialize(count: width) }
         return
       }
@@ -216,7 +221,10 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Copies `count` items: trivial ones as one block, others one at a time,
   /// so that the copy is specialized for their type (a bulk
   /// `initialize(from:count:)` of a non-trivial type goes through the
-  /// runtime's generic array copy).
+  /// runtime's generic array copy). Without `_isPOD`, copying trivial
+  /// items one at a time too, the row action measured for the deinit
+  /// (with its teardown also unconditional) cost 2,968 and 10,089
+  /// instructions instead of 2,943 and 10,059.
   @inlinable @inline(__always)
   static func copy<Item>(_ count: Int, from source: UnsafePointer<Item>, to target: UnsafeMutablePointer<Item>) {
     if _isPOD(Item.self) {

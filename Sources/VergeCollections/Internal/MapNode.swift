@@ -27,6 +27,12 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   deinit {
     withUnsafeMutablePointers { header, words in
       let childCount = Int(header.pointee.childCount)
+      // `_isPOD`: trivial entries (an `IdentifiedArray`'s ids and labels)
+      // need no teardown. Deinitialized anyway, through the run time,
+      // building from an array cost 677, 822 and 833 instructions per
+      // element at 100, 10,000 and 100,000 rows instead of 602, 734 and
+      // 744, and a removal and re-insertion 3,264, 4,974 and 5,154 instead
+      // of 3,095, 4,655 and 4,855 (scenario 14, 2026-11-28).
       if !(_isPOD(Key.self) && _isPOD(Value.self)) {
         Self.entries(after: words, childCount: childCount).deinitialize(count: Int(header.pointee.entryCount))
       }
