@@ -248,7 +248,7 @@ package final class MapNode<Key: Hashable, Value>: ManagedBuffer<MapNodeHeader, 
   @inlinable @inline(__always)
   package func slotTag(_ slot: Int) -> UInt8 {
     withUnsafeMutablePointerToHeader { header in
-      withUnsafeBytes(of: &header.pointee.slots) { $0[slot] }
+      UnsafeRawPointer(header).load(fromByteOffset: MapNodeHeader.slotsOffset &+ slot, as: UInt8.self)
     }
   }
 

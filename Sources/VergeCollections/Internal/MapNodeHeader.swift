@@ -43,4 +43,11 @@ package struct MapNodeHeader {
     self.spareWords = 0
     self.slots = slots
   }
+
+  /// The byte offset of the slot table in the header. A lookup reads a
+  /// slot's byte at this offset from the header's address: a read, which
+  /// `withUnsafeBytes(of: &header.pointee.slots)` would not be (an `inout`
+  /// access, which the Thread Sanitizer counts as a write by every reader).
+  @inlinable @inline(__always)
+  package static var slotsOffset: Int { MemoryLayout<MapNodeHeader>.offset(of: \.slots)! }
 }
