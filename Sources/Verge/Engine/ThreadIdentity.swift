@@ -36,6 +36,9 @@ struct ThreadMarks {
   /// The dependency keys whose defaults the thread is computing, innermost
   /// last, in whatever values: one needed again meanwhile is a cycle.
   var computingDefaults: [any DependencyKey.Type] = []
+  /// Whether the thread is the main thread, once asked (`isMainThread`):
+  /// 0 not yet asked, 1 yes, 2 no.
+  var mainThreadAnswer: UInt8 = 0
 
   /// Set in `word` while `deferredCores` is not empty.
   @usableFromInline static let deferred = 1 << 62

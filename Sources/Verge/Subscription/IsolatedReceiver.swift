@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A subscriber's handler as the caller's isolation requires it to be called.
 ///
@@ -17,7 +18,6 @@ import Foundation
 final class IsolatedReceiver<Payload: Sendable> {
   private struct Mailbox: Sendable {
     var waiting: [Payload] = []
-    var isScheduled = false
     /// The subscription's token, once made: a delivery still waiting when
     /// it is cancelled (or released) is dropped, never delivered.
     weak var token: StoreSubscription?
@@ -31,6 +31,10 @@ final class IsolatedReceiver<Payload: Sendable> {
   private let actor: any Actor
   private let isMainActor: Bool
   private let mailbox = LockedBox(Mailbox())
+  /// Whether a drain is scheduled or running: set with the first waiting
+  /// delivery, cleared by the drain that finds nothing left. Written only
+  /// while `mailbox` is locked; read without the lock by `mayCallInPlace`.
+  private let isScheduled = Atomic<Bool>(false)
 
   private init(_ receive: @escaping (Payload) -> Void, actor: any Actor) {
     self.receive = receive
@@ -74,22 +78,29 @@ final class IsolatedReceiver<Payload: Sendable> {
     return token
   }
 
-  /// Whether this delivery may call the handler right here.
+  /// Whether this delivery may call the handler right here: on the main
+  /// thread, which is the main actor's, with no earlier delivery waiting or
+  /// being drained. (`waiting` is never filled while `isScheduled` is
+  /// false, so that flag alone tells; testing `waiting.isEmpty` too looked
+  /// up the array's type metadata and conformance on every delivery, about
+  /// 500 instructions.) The store calls `deliver` serially and a drain runs
+  /// on the main thread too, so nothing changes the flag between this read
+  /// and the call.
   private var mayCallInPlace: Bool {
-    isMainActor && Thread.isMainThread
-      && mailbox.withLock { !$0.isScheduled && $0.waiting.isEmpty }
+    isMainActor && ThreadIdentity.isMainThread && !isScheduled.load(ordering: .acquiring)
   }
 
   private func deliver(_ payload: Payload) {
     if mayCallInPlace {
-      let receive = self.receive
-      MainActor.assumeIsolated { receive(payload) }
+      // On the main thread the main actor is the running isolation, as
+      // `MainActor.assumeIsolated` would check again (about 220
+      // instructions a delivery, twice over with the handler's own check).
+      receive(payload)
       return
     }
     let schedule = mailbox.withLock { mailbox -> Bool in
       mailbox.waiting.append(payload)
-      defer { mailbox.isScheduled = true }
-      return !mailbox.isScheduled
+      return !isScheduled.exchange(true, ordering: .acquiringAndReleasing)
     }
     guard schedule else { return }
     let ticket = PendingDeliveries.begin()
@@ -117,7 +128,7 @@ final class IsolatedReceiver<Payload: Sendable> {
     while true {
       let (batch, token, hasToken) = mailbox.withLock { mailbox -> ([Payload], StoreSubscription?, Bool) in
         defer { mailbox.waiting = [] }
-        if mailbox.waiting.isEmpty { mailbox.isScheduled = false }
+        if mailbox.waiting.isEmpty { isScheduled.store(false, ordering: .releasing) }
         return (mailbox.waiting, mailbox.token, mailbox.hasToken)
       }
       if batch.isEmpty { return }
@@ -128,5 +139,19 @@ final class IsolatedReceiver<Payload: Sendable> {
         receive(payload)
       }
     }
+  }
+}
+
+extension ThreadIdentity {
+  /// Whether the calling thread is the main thread: Foundation's answer,
+  /// asked once per thread and kept in its marks. On Linux, Foundation asks
+  /// the kernel every time (a `gettid` system call), which a main-actor
+  /// subscriber's every delivery would pay.
+  static var isMainThread: Bool {
+    let marks = marks(key: marksKey)
+    if marks.pointee.mainThreadAnswer == 0 {
+      marks.pointee.mainThreadAnswer = Thread.isMainThread ? 1 : 2
+    }
+    return marks.pointee.mainThreadAnswer == 1
   }
 }

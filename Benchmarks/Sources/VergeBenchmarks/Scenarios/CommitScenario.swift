@@ -17,7 +17,13 @@ extension Scenario {
           name: subscribers == 1 ? "1 subscriber" : "\(subscribers) subscribers",
           library: { libraryCounter(subscribers: subscribers) },
           baseline: { baselineCounter(subscribers: subscribers) })
-      },
+      } + [
+        BenchmarkCase(
+          name: "1 main-actor subscriber",
+          // The suite runs on the main thread.
+          library: { mainActorCounter() },
+          baseline: { baselineCounter(subscribers: 1) })
+      ],
       targets: { results in
         [
           .atMost(
@@ -25,6 +31,9 @@ extension Scenario {
             limit: 2, format: Formatting.ratio),
           .atMost(
             "1 subscriber: at most 2× the baseline", results["1 subscriber"]?.ratio,
+            limit: 2, format: Formatting.ratio),
+          .atMost(
+            "1 main-actor subscriber: at most 2× the baseline", results["1 main-actor subscriber"]?.ratio,
             limit: 2, format: Formatting.ratio),
           .atMost(
             "100 subscribers: at most 1.3× the baseline", results["100 subscribers"]?.ratio,
@@ -49,6 +58,26 @@ private func libraryCounter(subscribers: Int) -> Workload {
       store.commit { $0.count &+= 1 }
     }
   }
+}
+
+/// A counter with one subscriber made in main-actor code, as a view
+/// controller makes it; the commits run on the main thread, where the
+/// handler is called at once.
+private func mainActorCounter() -> Workload {
+  let store = Store<Counter, Never>(initialState: Counter())
+  // The suite runs on the main thread.
+  MainActor.assumeIsolated { subscribeFromMainActor(store) }
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.count &+= 1 }
+    }
+  }
+}
+
+@MainActor
+private func subscribeFromMainActor(_ store: Store<Counter, Never>) {
+  store.sinkState(dropsFirst: true) { changes in blackHole(changes.current.count) }
+    .storeWhileSourceActive()
 }
 
 private func baselineCounter(subscribers: Int) -> Workload {

@@ -37,12 +37,17 @@ struct RowList<Row: ActionReducer>: ActionReducer where Row.State: Identifiable,
 /// The one subscriber an app has, in the forms users write.
 enum FirstSubscriber: CaseIterable {
   case sinkState
+  /// Subscribed from main-actor code (a view controller's or a view
+  /// model's), so the handler is main-actor isolated; the action is sent on
+  /// the main thread, where the handler runs at once.
+  case mainActorSinkState
   case ifChanged
   case derived
 
   var label: String {
     switch self {
     case .sinkState: "one whole-state sinkState { _ in }"
+    case .mainActorSinkState: "one main-actor sinkState { _ in }"
     case .ifChanged: "one ifChanged reader of one row (closure form)"
     case .derived: "one derived of one row"
     }
@@ -95,6 +100,9 @@ private func firstSubscriberAction<Row: ActionReducer>(
   switch subscriber {
   case .sinkState:
     store.sinkState { _ in }.storeWhileSourceActive()
+  case .mainActorSinkState:
+    // The suite runs on the main thread.
+    MainActor.assumeIsolated { subscribeFromMainActor(store) }
   case .ifChanged:
     store.sinkState { $0.ifChanged({ $0.rows[id: watched] }) { blackHole($0) } }.storeWhileSourceActive()
   case .derived:
@@ -106,4 +114,11 @@ private func firstSubscriberAction<Row: ActionReducer>(
   return Workload(keepAlive: keepAlive) { iterations in
     for _ in 0..<iterations { store.send(.row(id: next(), action: .bump)) }
   }
+}
+
+/// A whole-state subscriber made in main-actor code, as a view controller
+/// makes it: its handler is isolated to the main actor.
+@MainActor
+private func subscribeFromMainActor<Feature: ActionReducer>(_ store: ActionStore<Feature>) {
+  store.sinkState { _ in }.storeWhileSourceActive()
 }
