@@ -33,6 +33,38 @@ final class ChangesTests: XCTestCase {
     XCTAssertEqual(names, ["Ada Byron"])
   }
 
+  /// Two and three key paths (or values) have forms of their own, four or
+  /// more take the general one: each notices a change in any position,
+  /// stays silent when nothing it reads changed, and hands over the values
+  /// in order.
+  func testEveryArityNoticesAChangeInItsLastPosition() {
+    let changes = Changes(previous: Profile(), current: Profile(tags: ["math"]))
+    var seen: [String] = []
+    changes.ifChanged(\.first, \.tags) { first, tags in seen.append("2kp \(first) \(tags.sorted())") }
+    changes.ifChanged(\.first, \.last, \.tags) { _, last, tags in seen.append("3kp \(last) \(tags.count)") }
+    changes.ifChanged(\.first, \.last, \.age, \.tags) { _, _, age, tags in seen.append("4kp \(age) \(tags.count)") }
+    changes.ifChanged({ ($0.age, $0.tags) }) { age, tags in seen.append("2v \(age) \(tags.count)") }
+    changes.ifChanged({ ($0.first, $0.age, $0.tags) }) { first, _, _ in seen.append("3v \(first)") }
+    changes.ifChanged({ ($0.first, $0.last, $0.age, $0.tags) }) { _, last, _, _ in seen.append("4v \(last)") }
+    // Nothing these read changed.
+    changes.ifChanged(\.first, \.last) { _, _ in seen.append("unexpected 2kp") }
+    changes.ifChanged(\.first, \.last, \.age) { _, _, _ in seen.append("unexpected 3kp") }
+    changes.ifChanged(\.first, \.last, \.age, \.first) { _, _, _, _ in seen.append("unexpected 4kp") }
+    changes.ifChanged({ ($0.first, $0.age) }) { _, _ in seen.append("unexpected 2v") }
+    changes.ifChanged({ ($0.first, $0.last, $0.age) }) { _, _, _ in seen.append("unexpected 3v") }
+    XCTAssertEqual(
+      seen, ["2kp Ada [\"math\"]", "3kp Lovelace 1", "4kp 36 1", "2v 36 1", "3v Ada", "4v Lovelace"])
+
+    let first = Changes<Profile>(previous: nil, current: Profile())
+    var runs = 0
+    first.ifChanged(\.first, \.last, \.age) { _, _, _ in runs += 1 }
+    first.ifChanged({ ($0.first, $0.age) }) { _, _ in runs += 1 }
+    first.ifChanged({ ($0.first, $0.last, $0.age) }) { _, _, _ in runs += 1 }
+    XCTAssertEqual(runs, 3, "a first delivery counts as a change in every form")
+    XCTAssertEqual(changes.ifChanged(\.age, \.tags) { age, tags in age + tags.count }, 37)
+    XCTAssertNil(changes.ifChanged(\.age, \.last, \.first) { age, _, _ in age })
+  }
+
   func testIfChangedWithClosureComparesElementwise() {
     let same = Changes(previous: Profile(age: 1), current: Profile(age: 2))
     let different = Changes(previous: Profile(), current: Profile(first: "Grace"))

@@ -14,7 +14,7 @@ extension Changes {
   ///   - select: Picks a tuple of 2 values from a state.
   ///   - body: Receives the tuple picked from the new state.
   /// - Returns: What `body` returned, or `nil` when nothing changed.
-  @_disfavoredOverload @discardableResult
+  @inlinable @_disfavoredOverload @discardableResult
   public func ifChanged<T0: Equatable, T1: Equatable, Result>(
     _ select: (State) throws -> (T0, T1),
     _ body: ((T0, T1)) throws -> Result
@@ -34,7 +34,7 @@ extension Changes {
   ///   - select: Picks a tuple of 3 values from a state.
   ///   - body: Receives the tuple picked from the new state.
   /// - Returns: What `body` returned, or `nil` when nothing changed.
-  @_disfavoredOverload @discardableResult
+  @inlinable @_disfavoredOverload @discardableResult
   public func ifChanged<T0: Equatable, T1: Equatable, T2: Equatable, Result>(
     _ select: (State) throws -> (T0, T1, T2),
     _ body: ((T0, T1, T2)) throws -> Result
@@ -54,7 +54,7 @@ extension Changes {
   ///   - select: Picks a tuple of 4 values from a state.
   ///   - body: Receives the tuple picked from the new state.
   /// - Returns: What `body` returned, or `nil` when nothing changed.
-  @_disfavoredOverload @discardableResult
+  @inlinable @_disfavoredOverload @discardableResult
   public func ifChanged<T0: Equatable, T1: Equatable, T2: Equatable, T3: Equatable, Result>(
     _ select: (State) throws -> (T0, T1, T2, T3),
     _ body: ((T0, T1, T2, T3)) throws -> Result
@@ -74,7 +74,7 @@ extension Changes {
   ///   - select: Picks a tuple of 5 values from a state.
   ///   - body: Receives the tuple picked from the new state.
   /// - Returns: What `body` returned, or `nil` when nothing changed.
-  @_disfavoredOverload @discardableResult
+  @inlinable @_disfavoredOverload @discardableResult
   public func ifChanged<T0: Equatable, T1: Equatable, T2: Equatable, T3: Equatable, T4: Equatable, Result>(
     _ select: (State) throws -> (T0, T1, T2, T3, T4),
     _ body: ((T0, T1, T2, T3, T4)) throws -> Result

@@ -17,6 +17,11 @@ extension Scenario {
           name: subscribers == 1 ? "1 subscriber" : "\(subscribers) subscribers",
           library: { libraryCounter(subscribers: subscribers) },
           baseline: { baselineCounter(subscribers: subscribers) })
+      } + TwoFieldReader.allCases.map { reader in
+        BenchmarkCase(
+          name: "1 subscriber reading two fields with \(reader.rawValue)",
+          library: { twoFieldLibrary(reader) },
+          baseline: { twoFieldBaseline() })
       } + [
         BenchmarkCase(
           name: "1 main-actor subscriber",
@@ -90,4 +95,64 @@ private func baselineCounter(subscribers: Int) -> Workload {
       store.commit { $0.count &+= 1 }
     }
   }
+}
+
+/// A profile whose commits change one field (`visits`) while subscribers
+/// read two others.
+struct Profile: Equatable, Sendable {
+  var name = "Ada"
+  var count = 0
+  var visits = 0
+}
+
+/// The forms of reading two fields of a change that users write.
+enum TwoFieldReader: String, CaseIterable {
+  case keyPaths = "ifChanged(\\.name, \\.count)"
+  case tuple = "ifChanged({ ($0.name, $0.count) })"
+  case vergeComparer = "ifChanged({ ($0.name, $0.count) }, ==)"
+}
+
+private func twoFieldLibrary(_ reader: TwoFieldReader) -> Workload {
+  let store = Store<Profile, Never>(initialState: Profile())
+  switch reader {
+  case .keyPaths:
+    store.sinkState { $0.ifChanged(\.name, \.count) { name, count in blackHole((name, count)) } }
+      .storeWhileSourceActive()
+  case .tuple:
+    store.sinkState { $0.ifChanged({ ($0.name, $0.count) }) { name, count in blackHole((name, count)) } }
+      .storeWhileSourceActive()
+  case .vergeComparer:
+    store.sinkState { $0.ifChanged({ ($0.name, $0.count) }, ==) { (name, count) in blackHole((name, count)) } }
+      .storeWhileSourceActive()
+  }
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.visits &+= 1 }
+    }
+  }
+}
+
+/// The hand-written reader: keeps the two fields it saw last and compares.
+private func twoFieldBaseline() -> Workload {
+  let store = BaselineStore(Profile())
+  let seen = BaselineSeen()
+  store.subscribe { state in
+    if state.name != seen.name || state.count != seen.count {
+      seen.name = state.name
+      seen.count = state.count
+      blackHole((state.name, state.count))
+    }
+  }
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.visits &+= 1 }
+    }
+  }
+}
+
+/// What the hand-written reader saw last; only the committing thread uses it.
+private final class BaselineSeen: @unchecked Sendable {
+  // Safe: the benchmark commits from one thread, which calls the callback.
+  var name = ""
+  var count = -1
 }
