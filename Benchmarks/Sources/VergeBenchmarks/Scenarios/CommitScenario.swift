@@ -24,6 +24,10 @@ extension Scenario {
           baseline: { twoFieldBaseline() })
       } + [
         BenchmarkCase(
+          name: "view model (StoreComponentType) commit, 0 subscribers",
+          library: { viewModelCounter() },
+          baseline: { baselineCounter(subscribers: 0) }),
+        BenchmarkCase(
           name: "1 main-actor subscriber",
           // The suite runs on the main thread.
           library: { mainActorCounter() },
@@ -61,6 +65,27 @@ private func libraryCounter(subscribers: Int) -> Workload {
   return Workload { iterations in
     for _ in 0..<iterations {
       store.commit { $0.count &+= 1 }
+    }
+  }
+}
+
+/// A view model that owns its store, committing from its own method, as
+/// Verge's documentation writes one.
+final class CounterViewModel: StoreComponentType {
+  typealias State = Counter
+
+  let store: DefaultStore = .init(initialState: .init())
+
+  func increment() {
+    commit { $0.count &+= 1 }
+  }
+}
+
+private func viewModelCounter() -> Workload {
+  let viewModel = CounterViewModel()
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      viewModel.increment()
     }
   }
 }
