@@ -104,9 +104,12 @@ public final class Derived<Value: Sendable>: Sendable {
     IsolatedReceiver.subscribe(receive, isolation: isolation) { deliver in
       // The handler holds this derived value, so the subscription keeps it
       // alive until the subscription is cancelled or its store goes away
-      // (both drop the subscriber, which breaks the cycle).
-      let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { [self] changes in
-        withExtendedLifetime(self) { deliver(changes) }
+      // (both drop the subscriber, which breaks the cycle). Held as an
+      // `AnyObject`: this function is not specialized, and keeping a
+      // `Derived<Value>` alive looked up its type on every delivery.
+      let owner: any AnyObject & Sendable = self
+      let receiveKeepingAlive: @Sendable (Changes<Value>) -> Void = { changes in
+        withExtendedLifetime(owner) { deliver(changes) }
       }
       return core.subscribe(.changes(receiveKeepingAlive), dropsFirst: dropsFirst, queue: queue)
     }

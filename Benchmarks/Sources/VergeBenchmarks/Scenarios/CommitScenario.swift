@@ -28,6 +28,10 @@ extension Scenario {
           library: { viewModelCounter() },
           baseline: { baselineCounter(subscribers: 0) }),
         BenchmarkCase(
+          name: "1 subscriber of a derived value, derived(.map { $0.count * 2 }).sinkState",
+          library: { derivedSubscriberCounter() },
+          baseline: { baselineDerivedCounter() }),
+        BenchmarkCase(
           name: "1 main-actor subscriber",
           // The suite runs on the main thread.
           library: { mainActorCounter() },
@@ -61,6 +65,36 @@ private func libraryCounter(subscribers: Int) -> Workload {
   for _ in 0..<subscribers {
     store.sinkState(dropsFirst: true) { changes in blackHole(changes.current.count) }
       .storeWhileSourceActive()
+  }
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.count &+= 1 }
+    }
+  }
+}
+
+/// Verge's one-liner: a subscriber of a value derived from the counter.
+private func derivedSubscriberCounter() -> Workload {
+  let store = Store<Counter, Never>(initialState: Counter())
+  store.derived(.map { $0.count * 2 }).sinkState(dropsFirst: true) { changes in blackHole(changes.current) }
+    .storeWhileSourceActive()
+  return Workload { iterations in
+    for _ in 0..<iterations {
+      store.commit { $0.count &+= 1 }
+    }
+  }
+}
+
+/// The hand-written derived value: computes, compares with the last, calls.
+private func baselineDerivedCounter() -> Workload {
+  let store = BaselineStore(Counter())
+  let last = BaselineSeen()
+  store.subscribe { state in
+    let doubled = state.count &* 2
+    if doubled != last.count {
+      last.count = doubled
+      blackHole(doubled)
+    }
   }
   return Workload { iterations in
     for _ in 0..<iterations {
