@@ -7,12 +7,22 @@
 /// (a 64 KiB state must work on a 512 KiB thread). The `let` is
 /// what makes that so also in an unoptimized build: a call can borrow a
 /// class's constant in place, where it copies what an accessor returns.
+///
+/// The box is generic over the whole `Changes<Value>`, not over `Value`:
+/// a generic class's deinit is not specialized, and one that destroys a
+/// `Changes<Value>` field has to look that type up at run time (about 330
+/// instructions per change, paid by every derived value that publishes). A
+/// field whose type is the class's own parameter needs no look-up.
 @usableFromInline
-final class ChangeBox<Value: Sendable>: Sendable {
-  @usableFromInline let changes: Changes<Value>
+typealias ChangeBox<Value: Sendable> = BoxedChanges<Changes<Value>>
+
+/// The class behind `ChangeBox`; see there.
+@usableFromInline
+final class BoxedChanges<Payload: Sendable>: Sendable {
+  @usableFromInline let changes: Payload
 
   @inlinable
-  init(_ changes: Changes<Value>) {
+  init(_ changes: Payload) {
     self.changes = changes
   }
 
@@ -20,7 +30,9 @@ final class ChangeBox<Value: Sendable>: Sendable {
   /// they are (the locked storage, a heap copy), so the caller holds no copy
   /// of its own.
   @inlinable
-  init(previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64) {
+  init<Value>(
+    previous: UnsafePointer<Value>?, current: UnsafePointer<Value>, version: UInt64
+  ) where Payload == Changes<Value> {
     #if DEBUG
       // An unoptimized build keeps each temporary of a function in a stack
       // slot of its own: building the `Changes` as a value there took three
@@ -43,7 +55,7 @@ final class ChangeBox<Value: Sendable>: Sendable {
   /// Not inlinable: generic code reads the `let` in place, where code
   /// specialized for a large state copies it onto the stack first.
   @usableFromInline @inline(never)
-  func withCurrent(_ body: (UnsafePointer<Value>) -> Void) {
+  func withCurrent<Value>(_ body: (UnsafePointer<Value>) -> Void) where Payload == Changes<Value> {
     withUnsafePointer(to: changes.current, body)
   }
 }
