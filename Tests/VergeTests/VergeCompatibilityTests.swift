@@ -242,6 +242,29 @@ final class VergeCompatibilityTests: XCTestCase {
     withExtendedLifetime(subscription) {}
   }
 
+  /// A sink is its place: two on one line are two sinks. A sink in generic
+  /// code, used with another type at the same place, starts over.
+  func testAccumulateSinksAreToldApartByColumnAndByType() {
+    let store = Store<Demo, Never>(initialState: .init())
+    let seen = Recorder<String>()
+    func sink<Value: Equatable>(_ state: AccumulationBuilder<Demo>, _ pick: (Demo) -> Value) {
+      state.ifChanged(pick).do { seen.append("g\($0)") }
+    }
+    let subscription = store.accumulate { state in
+      state.ifChanged(\.count).do { seen.append("a\($0)") }; state.ifChanged(\.count).do { seen.append("b\($0)") }
+      if state.state.count.isMultiple(of: 2) {
+        sink(state) { $0.count }
+      } else {
+        sink(state) { "\($0.count)!" }
+      }
+    }
+    store.commit { $0.count += 1 }
+    store.commit { $0.count += 1 }
+    store.commit { $0.name = "unrelated" }
+    XCTAssertEqual(seen.values, ["a0", "b0", "g0", "a1", "b1", "g1!", "a2", "b2", "g2"])
+    withExtendedLifetime(subscription) {}
+  }
+
   // MARK: - derived(_:queue:)
 
   func testADerivedValueOnAQueuePublishesThereInCommitOrder() {

@@ -176,6 +176,7 @@ enum TwoFieldReader: String, CaseIterable {
   case keyPaths = "ifChanged(\\.name, \\.count)"
   case tuple = "ifChanged({ ($0.name, $0.count) })"
   case vergeComparer = "ifChanged({ ($0.name, $0.count) }, ==)"
+  case accumulate = "accumulate { $0.ifChanged(\\.name).do { }; $0.ifChanged(\\.count).do { } }"
 }
 
 private func twoFieldLibrary(_ reader: TwoFieldReader) -> Workload {
@@ -190,6 +191,12 @@ private func twoFieldLibrary(_ reader: TwoFieldReader) -> Workload {
   case .vergeComparer:
     store.sinkState { $0.ifChanged({ ($0.name, $0.count) }, ==) { (name, count) in blackHole((name, count)) } }
       .storeWhileSourceActive()
+  case .accumulate:
+    store.accumulate { state in
+      state.ifChanged(\.name).do { blackHole($0) }
+      state.ifChanged(\.count).do { blackHole($0) }
+    }
+    .storeWhileSourceActive()
   }
   return Workload { iterations in
     for _ in 0..<iterations {
