@@ -19,7 +19,7 @@ extension Scenario {
           baseline: { baselineCounter(subscribers: subscribers) })
       } + TwoFieldReader.allCases.map { reader in
         BenchmarkCase(
-          name: "1 subscriber reading two fields with \(reader.rawValue)",
+          name: "two fields read by one subscriber, \(reader.rawValue)",
           library: { twoFieldLibrary(reader) },
           baseline: { twoFieldBaseline() })
       } + [
@@ -28,7 +28,7 @@ extension Scenario {
           library: { viewModelCounter() },
           baseline: { baselineCounter(subscribers: 0) }),
         BenchmarkCase(
-          name: "1 subscriber of a derived value, derived(.map { $0.count * 2 }).sinkState",
+          name: "one subscriber of a derived value, derived(.map { $0.count * 2 }).sinkState",
           library: { derivedSubscriberCounter() },
           baseline: { baselineDerivedCounter() }),
         BenchmarkCase(
