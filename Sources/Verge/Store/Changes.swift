@@ -309,12 +309,12 @@ public struct Changes<State> {
     _ second: KeyPath<State, Second>,
     then body: (First, Second) throws -> Result
   ) rethrows -> Result? {
-    if hasPrevious, previousValue(at: first) == current[keyPath: first],
-      previousValue(at: second) == current[keyPath: second]
-    {
+    let newFirst = current[keyPath: first]
+    let newSecond = current[keyPath: second]
+    if hasPrevious, previousValue(at: first) == newFirst, previousValue(at: second) == newSecond {
       return nil
     }
-    return try body(current[keyPath: first], current[keyPath: second])
+    return try body(newFirst, newSecond)
   }
 
   /// The three-key-path form of `ifChanged(_:then:)`, compiled in the
@@ -333,13 +333,15 @@ public struct Changes<State> {
     _ third: KeyPath<State, Third>,
     then body: (First, Second, Third) throws -> Result
   ) rethrows -> Result? {
-    if hasPrevious, previousValue(at: first) == current[keyPath: first],
-      previousValue(at: second) == current[keyPath: second],
-      previousValue(at: third) == current[keyPath: third]
+    let newFirst = current[keyPath: first]
+    let newSecond = current[keyPath: second]
+    let newThird = current[keyPath: third]
+    if hasPrevious, previousValue(at: first) == newFirst, previousValue(at: second) == newSecond,
+      previousValue(at: third) == newThird
     {
       return nil
     }
-    return try body(current[keyPath: first], current[keyPath: second], current[keyPath: third])
+    return try body(newFirst, newSecond, newThird)
   }
 
   /// Runs `body` when the value that `select` picks changed.
