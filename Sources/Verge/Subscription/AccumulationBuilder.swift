@@ -45,10 +45,7 @@ public final class AccumulationBuilder<State> {
     let site = AccumulationMemory.Site(file: file, line: line, column: column)
     let value = select(state)
     guard let slot = memory.slots[site] as? AccumulationMemory.Slot<Value> else {
-      // The first delivery, or a site whose value changed type (a sink in
-      // generic code): a change.
-      memory.slots[site] = AccumulationMemory.Slot(last: value)
-      return AccumulationSinkIfChanged(value: value, changes: 1)
+      return AccumulationSinkIfChanged(value: value, changes: memory.start(value, at: site))
     }
     guard slot.last != value else {
       return AccumulationSinkIfChanged(value: nil, changes: slot.changes)
@@ -67,6 +64,9 @@ final class AccumulationMemory {
   @usableFromInline
   class AnySlot {
     @usableFromInline init() {}
+
+    /// How many changes the sink has seen, whatever its value's type.
+    @usableFromInline var changesSeen: Int { 0 }
   }
 
   /// One sink's memory between deliveries: the value it saw last, kept as
@@ -75,12 +75,15 @@ final class AccumulationMemory {
   @usableFromInline
   final class Slot<Value>: AnySlot {
     @usableFromInline var last: Value
-    @usableFromInline var changes = 1
+    @usableFromInline var changes: Int
 
     @inlinable
-    init(last: Value) {
+    init(last: Value, changes: Int) {
       self.last = last
+      self.changes = changes
     }
+
+    @usableFromInline override var changesSeen: Int { changes }
   }
 
   /// Where a sink is written: the address of its file's name (a literal,
@@ -105,6 +108,18 @@ final class AccumulationMemory {
   }
 
   @usableFromInline var slots: [Site: AnySlot] = [:]
+
+  /// Keeps `value` as the last of the sink at `site`, on its first
+  /// delivery or when the sink's value changed type (a sink in generic
+  /// code): a change, counted after the site's earlier ones. Returns how
+  /// many changes the sink has seen. Out of line: the common delivery,
+  /// which finds its slot, stays small enough to be inlined.
+  @inlinable @inline(never)
+  func start<Value>(_ value: Value, at site: Site) -> Int {
+    let changes = (slots[site]?.changesSeen ?? 0) + 1
+    slots[site] = Slot(last: value, changes: changes)
+    return changes
+  }
 
   @usableFromInline
   init() {}
