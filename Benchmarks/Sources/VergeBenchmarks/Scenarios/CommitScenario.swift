@@ -130,11 +130,11 @@ private func viewModelCounter() -> Workload {
 /// A counter with one subscriber made in main-actor code, as a view
 /// controller makes it; the commits run on the main thread, where the
 /// handler is called at once.
-// The new cases' closures differ from `libraryCounter`'s (`&+= 3`,
-// `blackHole(changes.current)`): identical closures are merged by the
-// optimizer, and a merged handler is called through a thunk, which moved
-// the original cases' counts (100 subscribers: +400 instructions).
 private func mainActorCounter() -> Workload {
+  // This case's closures differ from `libraryCounter`'s (`&+= 3`,
+  // `blackHole(changes.current)`): identical closures are merged by the
+  // optimizer, and a merged handler is called through a thunk, which moved
+  // the original cases' counts (100 subscribers: +400 instructions).
   let store = Store<Counter, Never>(initialState: Counter())
   // The suite runs on the main thread.
   MainActor.assumeIsolated { subscribeFromMainActor(store) }
