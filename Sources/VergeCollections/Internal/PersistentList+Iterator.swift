@@ -44,8 +44,8 @@ extension PersistentList {
       // 3.52 at 10,000 rows (scenario 14, 2026-11-28). An empty list's
       // root is an empty leaf: the first step ends.
       let leaf = walk.firstLeaf(total: root.count)
-      let stride = leaf._withUnsafeGuaranteedRef { $0.width } &* MemoryLayout<Element>.stride
-      end = UnsafeRawPointer(leaf._withUnsafeGuaranteedRef { $0.elementBase }) + stride
+      let stride = leaf.takeUnretainedValue().width &* MemoryLayout<Element>.stride
+      end = UnsafeRawPointer(leaf.takeUnretainedValue().elementBase) + stride
       offset = 0 &- stride &- MemoryLayout<Element>.stride
     }
 
@@ -73,8 +73,8 @@ extension PersistentList {
         // instructions per element over 100 rows). Looping back to the
         // test above, as the step did, tested each leaf again: a `for … in`
         // over 100 rows cost 459 instructions instead of 453.
-        let stride = leaf._withUnsafeGuaranteedRef { $0.width } &* MemoryLayout<Element>.stride
-        end = UnsafeRawPointer(leaf._withUnsafeGuaranteedRef { $0.elementBase }) + stride
+        let stride = leaf.takeUnretainedValue().width &* MemoryLayout<Element>.stride
+        end = UnsafeRawPointer(leaf.takeUnretainedValue().elementBase) + stride
         step = 0 &- stride
       }
       offset = step
@@ -147,7 +147,8 @@ extension PersistentList {
     /// The elements of `leaf`.
     @inlinable @inline(__always)
     static func elements(of leaf: Unmanaged<ListNode<Element>>) -> UnsafeBufferPointer<Element> {
-      leaf._withUnsafeGuaranteedRef { UnsafeBufferPointer(start: $0.elementBase, count: $0.width) }
+      let leaf = leaf.takeUnretainedValue()
+      return UnsafeBufferPointer(start: leaf.elementBase, count: leaf.width)
     }
 
     /// The next leaf (the first on the first call), never empty, or `nil` at
