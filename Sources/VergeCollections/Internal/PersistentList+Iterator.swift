@@ -43,10 +43,17 @@ extension PersistentList {
       // 431 instructions instead of 453, and 3.46 per element instead of
       // 3.52 at 10,000 rows (scenario 14, 2026-11-28). An empty list's
       // root is an empty leaf: the first step ends.
-      let leaf = walk.firstLeaf(total: root.count)
-      let stride = leaf.takeUnretainedValue().width &* MemoryLayout<Element>.stride
-      end = UnsafeRawPointer(leaf.takeUnretainedValue().elementBase) + stride
-      offset = 0 &- stride &- MemoryLayout<Element>.stride
+      let (end, bytes) = Self.span(of: walk.firstLeaf(total: root.count))
+      self.end = end
+      offset = 0 &- bytes &- MemoryLayout<Element>.stride
+    }
+
+    /// The end of `leaf`'s elements, and their size in bytes.
+    @inlinable @inline(__always)
+    static func span(of leaf: Unmanaged<ListNode<Element>>) -> (end: UnsafeRawPointer, bytes: Int) {
+      let leaf = leaf.takeUnretainedValue()
+      let bytes = leaf.width &* MemoryLayout<Element>.stride
+      return (UnsafeRawPointer(leaf.elementBase) + bytes, bytes)
     }
 
     /// How many times the iterator descended from the root (the walk's
@@ -64,7 +71,7 @@ extension PersistentList {
         // element whenever the check passes and reads no more of it than it
         // uses. The offset stays where it is at the end, so that every
         // later call ends too.
-        guard let leaf = walk.nextLeafNode(afterFirst: true) else { return nil }
+        guard let leaf = walk.nextLeafAfterFirst() else { return nil }
         // The walk gives a leaf, never an empty one, so the step to it
         // needs no test of its own: it lands on the one read below, as the
         // step within a leaf does (a loop reads every element at one
@@ -73,9 +80,9 @@ extension PersistentList {
         // instructions per element over 100 rows). Looping back to the
         // test above, as the step did, tested each leaf again: a `for … in`
         // over 100 rows cost 459 instructions instead of 453.
-        let stride = leaf.takeUnretainedValue().width &* MemoryLayout<Element>.stride
-        end = UnsafeRawPointer(leaf.takeUnretainedValue().elementBase) + stride
-        step = 0 &- stride
+        let (end, bytes) = Self.span(of: leaf)
+        self.end = end
+        step = 0 &- bytes
       }
       offset = step
       return (end + step).assumingMemoryBound(to: Element.self).pointee
@@ -126,10 +133,10 @@ extension PersistentList {
     /// empty buffer at the end.
     @inlinable @inline(__always)
     mutating func nextLeaf() -> UnsafeBufferPointer<Element> {
-      // The steps of ``nextLeafNode(afterFirst:)``, each making its own
-      // buffer: a loop over the leaves' buffers tests only for the empty
-      // one at the end (through `nextLeafNode`, a loop over 100,000
-      // elements cost about 50 instructions more).
+      // The steps of ``nextLeafAfterFirst()`` (and the first leaf), each
+      // making its own buffer: a loop over the leaves' buffers tests only
+      // for the empty one at the end (through `nextLeafAfterFirst`, a loop
+      // over 100,000 elements cost about 50 instructions more).
       let next = child &+ 1
       if _fastPath(next < siblingCount) {
         child = next
@@ -151,16 +158,13 @@ extension PersistentList {
       return UnsafeBufferPointer(start: leaf.elementBase, count: leaf.width)
     }
 
-    /// The next leaf (the first on the first call), never empty, or `nil` at
-    /// the end; it holds no reference (see `root`). A step to a sibling
-    /// loads a node, which is never `nil`, so only the walk's rare paths
-    /// return a value a caller must test.
-    ///
-    /// - Parameter afterFirst: Whether ``firstLeaf(total:)`` has already
-    ///   been taken (as ``Iterator`` does when it is made), so that this
-    ///   step leaves out the test for it.
+    /// The leaf after the current one, never empty, or `nil` at the end;
+    /// call once ``firstLeaf(total:)`` has been taken (as ``Iterator``
+    /// does when it is made). It holds no reference (see `root`). A step to
+    /// a sibling loads a node, which is never `nil`, so only the walk's
+    /// rare paths return a value a caller must test.
     @inlinable @inline(__always)
-    mutating func nextLeafNode(afterFirst: Bool = false) -> Unmanaged<ListNode<Element>>? {
+    mutating func nextLeafAfterFirst() -> Unmanaged<ListNode<Element>>? {
       let next = child &+ 1
       if _fastPath(next < siblingCount) {
         child = next
@@ -170,9 +174,7 @@ extension PersistentList {
       }
       // The end is told inline: a loop that ends calls nothing. Only an
       // empty list's root is an empty leaf, and its count is 0.
-      let total = root.count
-      if siblingsEnd >= total { return nil }
-      if !afterFirst && siblingsEnd == 0 { return firstLeaf(total: total) }
+      if siblingsEnd >= root.count { return nil }
       return nextBranch()
     }
 
