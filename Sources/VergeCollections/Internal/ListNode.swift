@@ -40,6 +40,20 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       // Released through `Unmanaged`, which needs no type metadata (this
       // generic deinit is not specialized).
       let children = UnsafeRawPointer(words + 2 &* room)
+      let lender = header.pointee.lender
+      if lender != 0 {
+        // A borrowing branch releases only the children it holds, then its
+        // lender (which holds the others).
+        var owned = header.pointee.owned
+        while owned != 0 {
+          let index = owned.trailingZeroBitCount
+          owned &= owned &- 1
+          let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+          Unmanaged<ListNode>.fromOpaque(child).release()
+        }
+        Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).release()
+        return
+      }
       var index = 0
       while index < width {
         let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
@@ -200,7 +214,8 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// A copy of this node, made because a write is about to change it while
   /// another list shares it, with room for `extra` more entries: the
   /// elements or the children are copied (each child retained) by code
-  /// specialized for the element type.
+  /// specialized for the element type. The copy holds all its children
+  /// (it has no lender), also when this node borrows.
   @inlinable
   func copy(extra: Int = 0) -> ListNode {
     let width = self.width
@@ -216,6 +231,136 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     node.head.pointee.width = Int32(truncatingIfNeeded: width)
     node.head.pointee.count = count
     return node
+  }
+
+  // MARK: Borrowing
+
+  /// How many children a borrowing branch of `width` children may hold
+  /// references to itself before it settles (see ``settle()``): the
+  /// children it replaced, whose old versions its lender keeps alive.
+  @inlinable @inline(__always)
+  static func ownedLimit(width: Int) -> Int { Swift.max(1, width &>> 2) }
+
+  /// A copy of this node for a write that only replaces child pointers on
+  /// its path (``PersistentList/uniqueElement(label:)``): a branch's copy
+  /// shares this node's children without retaining them and retains a
+  /// lender that holds them instead, this node or, when this node borrows
+  /// itself, this node's lender (so that lenders never chain), retaining
+  /// only the children this node holds itself. A leaf is copied as by
+  /// ``copy(extra:)``.
+  ///
+  /// This node is only read (it may be shared and read from other
+  /// threads); retaining it or its lender is atomic.
+  @inlinable
+  func borrowingCopy() -> ListNode {
+    let width = self.width
+    guard !isLeaf, width <= UInt64.bitWidth else { return copy() }
+    let node = Self.make(isLeaf: false, room: width)
+    node.labelBase.initialize(from: labelBase, count: width)
+    node.countBase.initialize(from: countBase, count: width)
+    // The children's references, not retained.
+    UnsafeMutableRawPointer(node.childBase).copyMemory(
+      from: UnsafeRawPointer(childBase), byteCount: width &* MemoryLayout<UInt>.stride)
+    let source = head
+    let target = node.head
+    let lender = source.pointee.lender
+    if lender != 0 {
+      _ = Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).retain()
+      var owned = source.pointee.owned
+      target.pointee.owned = owned
+      let children = UnsafeRawPointer(childBase)
+      while owned != 0 {
+        let index = owned.trailingZeroBitCount
+        owned &= owned &- 1
+        let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+        _ = Unmanaged<ListNode>.fromOpaque(child).retain()
+      }
+      target.pointee.lender = lender
+    } else {
+      target.pointee.lender = UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
+      target.pointee.owned = 0
+    }
+    target.pointee.width = Int32(truncatingIfNeeded: width)
+    target.pointee.count = source.pointee.count
+    return node
+  }
+
+  /// Makes this node (uniquely referenced) hold all its children: when it
+  /// borrows, retains the children its lender holds for it and releases
+  /// the lender. Every change to a branch other than the replacement of a
+  /// child by ``makeChildUniqueBorrowing(_:)`` settles the branch first.
+  @inlinable @inline(__always)
+  func settle() {
+    if head.pointee.lender != 0 { settleBorrowed() }
+  }
+
+  @inlinable
+  func settleBorrowed() {
+    let header = head
+    let owned = header.pointee.owned
+    let children = UnsafeRawPointer(childBase)
+    var index = 0
+    let width = self.width
+    // Retained before the lender goes (its teardown releases them).
+    while index < width {
+      if owned & (1 &<< UInt64(truncatingIfNeeded: index)) == 0 {
+        let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+        _ = Unmanaged<ListNode>.fromOpaque(child).retain()
+      }
+      index &+= 1
+    }
+    let lender = header.pointee.lender
+    header.pointee.lender = 0
+    header.pointee.owned = 0
+    Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).release()
+  }
+
+  /// Makes `node` uniquely referenced and holding all its children, for a
+  /// write that may change its structure: a shared node is copied with
+  /// ``copy(extra:)`` (with room for `extra` more entries), a borrowing one
+  /// settles.
+  @inlinable @inline(__always)
+  static func makeUniqueSettled(_ node: inout ListNode, extra: Int = 0) {
+    if !isKnownUniquelyReferenced(&node) {
+      node = node.copy(extra: extra)
+    } else {
+      node.settle()
+    }
+  }
+
+  /// Makes child `index` of this (uniquely referenced) branch uniquely
+  /// referenced for a write that replaces only child pointers on its path,
+  /// copying it with ``borrowingCopy()`` when it is shared. A child this
+  /// node borrows is shared (its lender holds it), whatever its reference
+  /// count says: it is copied, and the copy stored without releasing the
+  /// old child, which the lender keeps; the node then holds the copy. When
+  /// that would make the node hold more than ``ownedLimit(width:)``
+  /// children, it settles first.
+  @inlinable @inline(__always)
+  func makeChildUniqueBorrowing(_ index: Int) {
+    let header = head
+    let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
+    if header.pointee.lender != 0 && header.pointee.owned & bit == 0 {
+      replaceBorrowed(index)
+      return
+    }
+    let slot = childBase + index
+    if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.borrowingCopy() }
+  }
+
+  @inlinable
+  func replaceBorrowed(_ index: Int) {
+    let header = head
+    let slot = childBase + index
+    if header.pointee.owned.nonzeroBitCount >= Self.ownedLimit(width: width) {
+      settle()
+      slot.pointee = slot.pointee.borrowingCopy()
+      return
+    }
+    let copy = slot.pointee.borrowingCopy()
+    // The old child is not released: the lender holds it.
+    slot.initialize(to: copy)
+    header.pointee.owned |= 1 &<< UInt64(truncatingIfNeeded: index)
   }
 
   /// Copies `count` items: trivial ones as one block, others one at a time,
@@ -245,6 +390,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let width = node.width
     let needed = width &+ extra
     guard needed > node.room else { return }
+    node.settle()
     let maxRoom = node.maxWidth &+ 1
     let room = Swift.max(needed, Swift.min(Swift.max(node.room &* 2, 4), maxRoom))
     let grown = make(isLeaf: node.isLeaf, room: room)
@@ -261,6 +407,10 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// caller.
   @inlinable
   static func transfer(from source: ListNode, _ range: Range<Int>, to target: ListNode, at position: Int, consuming: Bool) {
+    // Both hold all their children before any moves between them (a
+    // copied child is retained, so a borrowing source may stay so).
+    target.settle()
+    if consuming { source.settle() }
     let moved = range.count
     let targetWidth = target.width
     let tail = targetWidth &- position
@@ -335,6 +485,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// left to the caller.
   @inlinable
   func insertChild(_ child: ListNode, at index: Int) {
+    settle()
     let width = self.width
     let tail = width &- index
     let labels = labelBase
@@ -355,6 +506,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// This node's count is left to the caller.
   @inlinable
   func removeChild(at index: Int) {
+    settle()
     let width = self.width
     let labels = labelBase
     let counts = countBase
@@ -501,6 +653,8 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Refreshes the count and greatest label kept for child `index`.
   @inlinable
   func refresh(child index: Int) {
+    // Only this node's own count and label of the child change, not the
+    // child pointer, so a borrowing node need not settle.
     let child = childBase[index]
     countBase[index] = child.count
     labelBase[index] = child.maxLabel
@@ -510,6 +664,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// into a new right sibling.
   @inlinable
   func split() -> ListNode {
+    settle()
     let width = self.width
     let half = width / 2
     let right = Self.make(isLeaf: isLeaf, room: room)

@@ -1,6 +1,11 @@
 /// The fixed part of a ``ListNode``: how many elements the subtree holds,
 /// how many entries (elements or children) the node stores and has room
-/// for, and whether it is a leaf.
+/// for, whether it is a leaf, and, for a branch that borrows its children,
+/// its lender and which children it holds references to itself.
+///
+/// The header is trivial (no reference of its own), so that a node's
+/// teardown stays one generic loop: the lender is kept as the bits of an
+/// opaque pointer retained and released by hand through `Unmanaged`.
 @usableFromInline
 struct ListNodeHeader {
   /// How many elements the node holds in all (a leaf: its width).
@@ -9,6 +14,15 @@ struct ListNodeHeader {
   @usableFromInline var width: Int32
   /// How many entries its storage has room for.
   @usableFromInline var room: Int32
+  /// A borrowing branch's lender (a retained `ListNode` as the bits of its
+  /// opaque pointer), or 0: the branch this one was copied from (or that
+  /// branch's own lender), whose children this one shares without holding
+  /// references to them. See ``ListNode/borrowingCopy()``.
+  @usableFromInline var lender: UInt
+  /// With a lender: bit `i` is set when this node holds a reference of its
+  /// own to child `i`; the lender keeps the others alive. Meaningless
+  /// without a lender (then the node holds all its children).
+  @usableFromInline var owned: UInt64
   @usableFromInline let isLeaf: Bool
 
   @inlinable
@@ -16,6 +30,8 @@ struct ListNodeHeader {
     self.count = count
     self.width = Int32(truncatingIfNeeded: width)
     self.room = Int32(truncatingIfNeeded: room)
+    self.lender = 0
+    self.owned = 0
     self.isLeaf = isLeaf
   }
 }
