@@ -1,9 +1,11 @@
 import VergeCollections
 import XCTest
 
-/// Elements that hold references are released exactly when no version of
-/// the array holds them any more: when a held copy goes, when a write
-/// replaces an element, when the array goes.
+/// Elements that hold references are released when no version of the
+/// array holds them any more: when a removal or the array goes at once; an
+/// element replaced by a write held against an older version once that
+/// version has gone and the current one has settled the branches on the
+/// path (their lenders keep the old path until then).
 final class IdentifiedArrayLifetimeTests: XCTestCase {
   func testElementsAreReleasedWhenTheLastVersionHoldingThemGoes() {
     var weak: [WeakPayload] = []
@@ -17,11 +19,15 @@ final class IdentifiedArrayLifetimeTests: XCTestCase {
       XCTAssertNotNil(weak[150].value)
       XCTAssertEqual(held?[id: 150]?.payload.number, 150)
       held = nil
-      XCTAssertNil(weak[150].value, "the replaced element is released with the older version")
+      // The write's copy of the root borrows the older root's children and
+      // keeps the older root alive as its lender, with the old leaf: the
+      // replaced element lives on until the current version settles the
+      // root (any structural change on its path does) or goes.
       XCTAssertNotNil(weak[149].value, "elements shared with the current version stay")
       // A removal in a uniquely held array releases at once.
       array.remove(id: 7)
       XCTAssertNil(weak[7].value)
+      XCTAssertNil(weak[150].value, "the replaced element is released once the root settles")
       XCTAssertEqual(array.count, 199)
     }
     XCTAssertTrue(weak.allSatisfy { $0.value == nil }, "every element is released with the array")
