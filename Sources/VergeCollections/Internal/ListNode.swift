@@ -44,7 +44,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       if lender != 0 {
         // A borrowing branch releases only the children it holds, then its
         // lender (which holds the others).
-        var owned = header.pointee.owned
+        var owned = ~header.pointee.borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
         while owned != 0 {
           let index = owned.trailingZeroBitCount
           owned &= owned &- 1
@@ -235,26 +235,32 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
 
   // MARK: Borrowing
 
+  /// The narrowest branch that borrows when copied: a narrower one is
+  /// copied whole, its few retains cheaper than the bookkeeping.
+  @inlinable @inline(__always)
+  static var minimumBorrowingWidth: Int { 16 }
+
   /// How many children a borrowing branch of `width` children may hold
   /// references to itself before it settles (see ``settle()``): the
   /// children it replaced, whose old versions its lender keeps alive.
   @inlinable @inline(__always)
-  static func ownedLimit(width: Int) -> Int { Swift.max(1, width &>> 2) }
+  static func ownedLimit(width: Int) -> Int { width &>> 2 }
 
   /// A copy of this node for a write that only replaces child pointers on
   /// its path (``PersistentList/uniqueElement(label:)``): a branch's copy
   /// shares this node's children without retaining them and retains a
   /// lender that holds them instead, this node or, when this node borrows
   /// itself, this node's lender (so that lenders never chain), retaining
-  /// only the children this node holds itself. A leaf is copied as by
+  /// only the children this node holds itself. A leaf, or a branch
+  /// narrower than ``minimumBorrowingWidth``, is copied as by
   /// ``copy(extra:)``.
   ///
   /// This node is only read (it may be shared and read from other
   /// threads); retaining it or its lender is atomic.
-  @inlinable
+  @inlinable @inline(never)
   func borrowingCopy() -> ListNode {
     let width = self.width
-    guard !isLeaf, width <= UInt64.bitWidth else { return copy() }
+    guard !isLeaf, width >= Self.minimumBorrowingWidth, width <= UInt64.bitWidth else { return copy() }
     let node = Self.make(isLeaf: false, room: width)
     node.labelBase.initialize(from: labelBase, count: width)
     node.countBase.initialize(from: countBase, count: width)
@@ -266,8 +272,8 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let lender = source.pointee.lender
     if lender != 0 {
       _ = Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).retain()
-      var owned = source.pointee.owned
-      target.pointee.owned = owned
+      let borrowed = source.pointee.borrowed
+      var owned = ~borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
       let children = UnsafeRawPointer(childBase)
       while owned != 0 {
         let index = owned.trailingZeroBitCount
@@ -276,9 +282,10 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
         _ = Unmanaged<ListNode>.fromOpaque(child).retain()
       }
       target.pointee.lender = lender
+      target.pointee.borrowed = borrowed
     } else {
       target.pointee.lender = UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
-      target.pointee.owned = 0
+      target.pointee.borrowed = UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width)
     }
     target.pointee.width = Int32(truncatingIfNeeded: width)
     target.pointee.count = source.pointee.count
@@ -288,30 +295,27 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Makes this node (uniquely referenced) hold all its children: when it
   /// borrows, retains the children its lender holds for it and releases
   /// the lender. Every change to a branch other than the replacement of a
-  /// child by ``makeChildUniqueBorrowing(_:)`` settles the branch first.
+  /// child by ``uniqueChildBorrowing(_:)`` settles the branch first.
   @inlinable @inline(__always)
   func settle() {
     if head.pointee.lender != 0 { settleBorrowed() }
   }
 
-  @inlinable
+  @inlinable @inline(never)
   func settleBorrowed() {
     let header = head
-    let owned = header.pointee.owned
+    var borrowed = header.pointee.borrowed
     let children = UnsafeRawPointer(childBase)
-    var index = 0
-    let width = self.width
     // Retained before the lender goes (its teardown releases them).
-    while index < width {
-      if owned & (1 &<< UInt64(truncatingIfNeeded: index)) == 0 {
-        let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
-        _ = Unmanaged<ListNode>.fromOpaque(child).retain()
-      }
-      index &+= 1
+    while borrowed != 0 {
+      let index = borrowed.trailingZeroBitCount
+      borrowed &= borrowed &- 1
+      let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
+      _ = Unmanaged<ListNode>.fromOpaque(child).retain()
     }
     let lender = header.pointee.lender
     header.pointee.lender = 0
-    header.pointee.owned = 0
+    header.pointee.borrowed = 0
     Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).release()
   }
 
@@ -330,37 +334,38 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
 
   /// Makes child `index` of this (uniquely referenced) branch uniquely
   /// referenced for a write that replaces only child pointers on its path,
-  /// copying it with ``borrowingCopy()`` when it is shared. A child this
-  /// node borrows is shared (its lender holds it), whatever its reference
-  /// count says: it is copied, and the copy stored without releasing the
-  /// old child, which the lender keeps; the node then holds the copy. When
-  /// that would make the node hold more than ``ownedLimit(width:)``
-  /// children, it settles first.
+  /// copying it with ``borrowingCopy()`` when it is shared, and returns it
+  /// (not retained: this node keeps it). A child this node borrows is
+  /// shared (its lender holds it), whatever its reference count says: it
+  /// is copied, and the copy stored without releasing the old child, which
+  /// the lender keeps; the node then holds the copy. When that would make
+  /// the node hold more than ``ownedLimit(width:)`` children, it settles
+  /// first.
   @inlinable @inline(__always)
-  func makeChildUniqueBorrowing(_ index: Int) {
-    let header = head
-    let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
-    if header.pointee.lender != 0 && header.pointee.owned & bit == 0 {
-      replaceBorrowed(index)
-      return
-    }
+  func uniqueChildBorrowing(_ index: Int) -> Unmanaged<ListNode> {
     let slot = childBase + index
-    if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.borrowingCopy() }
+    if head.pointee.borrowed & (1 &<< UInt64(truncatingIfNeeded: index)) != 0 {
+      replaceBorrowed(index)
+    } else if !isKnownUniquelyReferenced(&slot.pointee) {
+      slot.pointee = slot.pointee.borrowingCopy()
+    }
+    return Unmanaged.passUnretained(slot.pointee)
   }
 
-  @inlinable
+  @inlinable @inline(never)
   func replaceBorrowed(_ index: Int) {
     let header = head
     let slot = childBase + index
-    if header.pointee.owned.nonzeroBitCount >= Self.ownedLimit(width: width) {
-      settle()
+    let width = self.width
+    if width &- header.pointee.borrowed.nonzeroBitCount >= Self.ownedLimit(width: width) {
+      settleBorrowed()
       slot.pointee = slot.pointee.borrowingCopy()
       return
     }
     let copy = slot.pointee.borrowingCopy()
     // The old child is not released: the lender holds it.
     slot.initialize(to: copy)
-    header.pointee.owned |= 1 &<< UInt64(truncatingIfNeeded: index)
+    header.pointee.borrowed &= ~(1 &<< UInt64(truncatingIfNeeded: index))
   }
 
   /// Copies `count` items: trivial ones as one block, others one at a time,

@@ -19,10 +19,10 @@ struct ListNodeHeader {
   /// branch's own lender), whose children this one shares without holding
   /// references to them. See ``ListNode/borrowingCopy()``.
   @usableFromInline var lender: UInt
-  /// With a lender: bit `i` is set when this node holds a reference of its
-  /// own to child `i`; the lender keeps the others alive. Meaningless
-  /// without a lender (then the node holds all its children).
-  @usableFromInline var owned: UInt64
+  /// Bit `i` is set when this node borrows child `i`: holds no reference
+  /// to it, its lender does. Zero without a lender (then the node holds
+  /// all its children), so that a write's descent tests one bit.
+  @usableFromInline var borrowed: UInt64
   @usableFromInline let isLeaf: Bool
 
   @inlinable
@@ -31,7 +31,7 @@ struct ListNodeHeader {
     self.width = Int32(truncatingIfNeeded: width)
     self.room = Int32(truncatingIfNeeded: room)
     self.lender = 0
-    self.owned = 0
+    self.borrowed = 0
     self.isLeaf = isLeaf
   }
 }

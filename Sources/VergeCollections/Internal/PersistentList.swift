@@ -252,8 +252,7 @@ struct PersistentList<Element> {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
         guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
-        node.makeChildUniqueBorrowing(child)
-        return Unmanaged.passUnretained(node.childBase[child])
+        return node.uniqueChildBorrowing(child)
       }
       guard let next else { break }
       node = next
@@ -290,9 +289,8 @@ struct PersistentList<Element> {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
         guard !node.isLeaf else { return nil }
         let (child, inner) = node.child(containing: offset)
-        node.makeChildUniqueBorrowing(child)
         offset = inner
-        return Unmanaged.passUnretained(node.childBase[child])
+        return node.uniqueChildBorrowing(child)
       }
       guard let next else { break }
       node = next
