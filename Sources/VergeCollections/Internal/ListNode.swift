@@ -18,6 +18,17 @@
 /// node is mutated in place, and reallocated with more room when an
 /// insertion needs it.
 ///
+/// A write by id or position, which only replaces one child pointer per
+/// branch on its path, copies a shared branch with ``borrowingCopy()``:
+/// the copy shares the children without retaining them and retains a
+/// lender that holds them (the branch copied, or that branch's lender, so
+/// lenders never chain), marking in ``ListNodeHeader/borrowed`` the
+/// children it does not hold. A borrowed child counts as shared whatever
+/// its reference count; a node never writes its lender. A borrowing branch
+/// keeps its lender's replaced children alive, so it settles (holds all its
+/// children, drops its lender) once it holds a quarter of them itself, and
+/// before any other change to its children (``settle()``).
+///
 /// The runs are read and written through pointers (``labels``,
 /// ``elements``, ``counts``, ``children``), valid while the node is alive:
 /// every node the code reaches is kept alive by its parent or by the list
@@ -344,20 +355,31 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   @inlinable @inline(__always)
   func uniqueChildBorrowing(_ index: Int) -> Unmanaged<ListNode> {
     let slot = childBase + index
-    if head.pointee.borrowed & (1 &<< UInt64(truncatingIfNeeded: index)) != 0 {
-      replaceBorrowed(index)
-    } else if !isKnownUniquelyReferenced(&slot.pointee) {
-      slot.pointee = slot.pointee.borrowingCopy()
+    // One call out of line for both cases, so that the descent stays as
+    // short as without borrowing.
+    if head.pointee.borrowed & (1 &<< UInt64(truncatingIfNeeded: index)) != 0
+      || !isKnownUniquelyReferenced(&slot.pointee)
+    {
+      unshareChild(index)
     }
     return Unmanaged.passUnretained(slot.pointee)
   }
 
+  /// Replaces child `index` of this (uniquely referenced) branch, which is
+  /// borrowed or shared, by its ``borrowingCopy()`` (see
+  /// ``uniqueChildBorrowing(_:)``).
   @inlinable @inline(never)
-  func replaceBorrowed(_ index: Int) {
+  func unshareChild(_ index: Int) {
     let header = head
     let slot = childBase + index
+    let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
+    let borrowed = header.pointee.borrowed
+    if borrowed & bit == 0 {
+      slot.pointee = slot.pointee.borrowingCopy()
+      return
+    }
     let width = self.width
-    if width &- header.pointee.borrowed.nonzeroBitCount >= Self.ownedLimit(width: width) {
+    if width &- borrowed.nonzeroBitCount >= Self.ownedLimit(width: width) {
       settleBorrowed()
       slot.pointee = slot.pointee.borrowingCopy()
       return
@@ -365,7 +387,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let copy = slot.pointee.borrowingCopy()
     // The old child is not released: the lender holds it.
     slot.initialize(to: copy)
-    header.pointee.borrowed &= ~(1 &<< UInt64(truncatingIfNeeded: index))
+    header.pointee.borrowed = borrowed & ~bit
   }
 
   /// Copies `count` items: trivial ones as one block, others one at a time,
