@@ -51,8 +51,8 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       // Released through `Unmanaged`, which needs no type metadata (this
       // generic deinit is not specialized).
       let children = UnsafeRawPointer(words + 2 &* room)
-      let lender = header.pointee.lender
-      if lender != 0 {
+      if header.pointee.kind == ListNodeHeader.borrowingBranch {
+        let lender = header.pointee.lender
         // A borrowing branch releases only the children it holds, then its
         // lender (which holds the others).
         var owned = ~header.pointee.borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
@@ -280,8 +280,9 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       from: UnsafeRawPointer(childBase), byteCount: width &* MemoryLayout<UInt>.stride)
     let source = head
     let target = node.head
+    target.pointee.kind = ListNodeHeader.borrowingBranch
     let lender = source.pointee.lender
-    if lender != 0 {
+    if source.pointee.kind == ListNodeHeader.borrowingBranch {
       _ = Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).retain()
       let borrowed = source.pointee.borrowed
       var owned = ~borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
@@ -306,10 +307,10 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Makes this node (uniquely referenced) hold all its children: when it
   /// borrows, retains the children its lender holds for it and releases
   /// the lender. Every change to a branch other than the replacement of a
-  /// child by ``uniqueChildBorrowing(_:)`` settles the branch first.
+  /// child by ``uniqueChild(_:kind:)`` settles the branch first.
   @inlinable @inline(__always)
   func settle() {
-    if head.pointee.lender != 0 { settleBorrowed() }
+    if head.pointee.kind == ListNodeHeader.borrowingBranch { settleBorrowed() }
   }
 
   @inlinable @inline(never)
@@ -327,6 +328,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let lender = header.pointee.lender
     header.pointee.lender = 0
     header.pointee.borrowed = 0
+    header.pointee.kind = ListNodeHeader.branch
     Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).release()
   }
 
@@ -346,36 +348,35 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Makes child `index` of this (uniquely referenced) branch uniquely
   /// referenced for a write that replaces only child pointers on its path,
   /// copying it with ``borrowingCopy()`` when it is shared, and returns it
-  /// (not retained: this node keeps it). A child this node borrows is
-  /// shared (its lender holds it), whatever its reference count says: it
-  /// is copied, and the copy stored without releasing the old child, which
-  /// the lender keeps; the node then holds the copy. When that would make
-  /// the node hold more than ``ownedLimit(width:)`` children, it settles
-  /// first.
+  /// (not retained: this node keeps it). `kind` is this node's
+  /// ``ListNodeHeader/kind``, which the descent has read to tell a leaf.
+  ///
+  /// A child a borrowing node borrows is shared (its lender holds it),
+  /// whatever its reference count says: it is copied, and the copy stored
+  /// without releasing the old child, which the lender keeps; the node
+  /// then holds the copy. When that would make the node hold more than
+  /// ``ownedLimit(width:)`` children, it settles first.
   @inlinable @inline(__always)
-  func uniqueChildBorrowing(_ index: Int) -> Unmanaged<ListNode> {
+  func uniqueChild(_ index: Int, kind: UInt8) -> Unmanaged<ListNode> {
     let slot = childBase + index
-    // One call out of line for both cases, so that the descent stays as
-    // short as without borrowing.
-    if head.pointee.borrowed & (1 &<< UInt64(truncatingIfNeeded: index)) != 0
-      || !isKnownUniquelyReferenced(&slot.pointee)
-    {
+    // A branch that holds all its children tests its child as before
+    // borrowing; everything about borrowing is out of line.
+    if kind != ListNodeHeader.branch || !isKnownUniquelyReferenced(&slot.pointee) {
       unshareChild(index)
     }
     return Unmanaged.passUnretained(slot.pointee)
   }
 
-  /// Replaces child `index` of this (uniquely referenced) branch, which is
-  /// borrowed or shared, by its ``borrowingCopy()`` (see
-  /// ``uniqueChildBorrowing(_:)``).
+  /// Makes child `index` of this (uniquely referenced) branch uniquely
+  /// referenced (see ``uniqueChild(_:kind:)``).
   @inlinable @inline(never)
   func unshareChild(_ index: Int) {
     let header = head
     let slot = childBase + index
     let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
     let borrowed = header.pointee.borrowed
-    if borrowed & bit == 0 {
-      slot.pointee = slot.pointee.borrowingCopy()
+    if header.pointee.kind != ListNodeHeader.borrowingBranch || borrowed & bit == 0 {
+      if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.borrowingCopy() }
       return
     }
     let width = self.width

@@ -250,9 +250,10 @@ struct PersistentList<Element> {
     var node = Unmanaged.passUnretained(root)
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
-        guard !node.isLeaf else { return nil }
+        let kind = node.head.pointee.kind
+        guard kind != ListNodeHeader.leaf else { return nil }
         guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
-        return node.uniqueChildBorrowing(child)
+        return node.uniqueChild(child, kind: kind)
       }
       guard let next else { break }
       node = next
@@ -287,10 +288,11 @@ struct PersistentList<Element> {
     var offset = index
     while true {
       let next: Unmanaged<ListNode<Element>>? = node._withUnsafeGuaranteedRef { node in
-        guard !node.isLeaf else { return nil }
+        let kind = node.head.pointee.kind
+        guard kind != ListNodeHeader.leaf else { return nil }
         let (child, inner) = node.child(containing: offset)
         offset = inner
-        return node.uniqueChildBorrowing(child)
+        return node.uniqueChild(child, kind: kind)
       }
       guard let next else { break }
       node = next
