@@ -307,7 +307,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   /// Makes this node (uniquely referenced) hold all its children: when it
   /// borrows, retains the children its lender holds for it and releases
   /// the lender. Every change to a branch other than the replacement of a
-  /// child by ``uniqueChild(_:kind:)`` settles the branch first.
+  /// child by ``unshareChild(_:)`` settles the branch first.
   @inlinable @inline(__always)
   func settle() {
     if head.pointee.kind == ListNodeHeader.borrowingBranch { settleBorrowed() }
@@ -345,30 +345,15 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     }
   }
 
-  /// Makes child `index` of this (uniquely referenced) branch uniquely
-  /// referenced for a write that replaces only child pointers on its path,
-  /// copying it with ``borrowingCopy()`` when it is shared, and returns it
-  /// (not retained: this node keeps it). `kind` is this node's
-  /// ``ListNodeHeader/kind``, which the descent has read to tell a leaf.
+  /// Makes child `index` of this (uniquely referenced) branch, shared or
+  /// borrowed, uniquely referenced for a write that replaces only child
+  /// pointers on its path, copying it with ``borrowingCopy()``.
   ///
   /// A child a borrowing node borrows is shared (its lender holds it),
   /// whatever its reference count says: it is copied, and the copy stored
   /// without releasing the old child, which the lender keeps; the node
   /// then holds the copy. When that would make the node hold more than
   /// ``ownedLimit(width:)`` children, it settles first.
-  @inlinable @inline(__always)
-  func uniqueChild(_ index: Int, kind: UInt8) -> Unmanaged<ListNode> {
-    let slot = childBase + index
-    // A branch that holds all its children tests its child as before
-    // borrowing; everything about borrowing is out of line.
-    if kind != ListNodeHeader.branch || !isKnownUniquelyReferenced(&slot.pointee) {
-      unshareChild(index)
-    }
-    return Unmanaged.passUnretained(slot.pointee)
-  }
-
-  /// Makes child `index` of this (uniquely referenced) branch uniquely
-  /// referenced (see ``uniqueChild(_:kind:)``).
   @inlinable @inline(never)
   func unshareChild(_ index: Int) {
     let header = head
