@@ -235,7 +235,12 @@ struct PersistentList<Element> {
   /// list is next changed or released.
   ///
   /// - Complexity: O(log n).
-  @inlinable
+  //
+  // Always inlined: with the descent split around ``uniqueChild(of:_:)``
+  // the compiler kept it out of line, and a write by id with no other copy
+  // cost 700, 810 and 821 instructions at 100, 10,000 and 100,000 rows
+  // instead of 654, 747 and 758 (scenario 14, 2026-11-28).
+  @inlinable @inline(__always)
   mutating func uniqueElement(label: UInt64) -> UnsafeMutablePointer<Element> {
     if !isKnownUniquelyReferenced(&root) { root = root.borrowingCopy() }
     // The descent holds no reference to the nodes it passes: each is kept
@@ -315,10 +320,10 @@ struct PersistentList<Element> {
   /// descent's closure, which so holds no call specialized for the
   /// element type: the compiler merges the closure's specializations for
   /// different element types into one that takes those calls as
-  /// function parameters, and with borrowing's two calls in it, a write
-  /// by id with no other copy cost 701, 833 and 845 instructions at 100,
-  /// 10,000 and 100,000 rows instead of 684, 796 and 808 (scenario 14,
-  /// 2026-11-28).
+  /// function parameters: with the call to ``ListNode/unshareChild(_:)``
+  /// in the closure, a write by id with no other copy cost 701, 833 and
+  /// 845 instructions at 100, 10,000 and 100,000 rows, against 684, 796
+  /// and 808 before branches borrowed (scenario 14, 2026-11-28).
   @inlinable @inline(__always)
   static func uniqueChild(of node: Unmanaged<ListNode<Element>>, _ step: Step) -> Unmanaged<ListNode<Element>> {
     if step.kind != ListNodeHeader.branch || !isKnownUniquelyReferenced(&step.slot.pointee) {
