@@ -268,10 +268,18 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   ///
   /// This node is only read (it may be shared and read from other
   /// threads); retaining it or its lender is atomic.
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   func borrowingCopy() -> ListNode {
     let width = self.width
     guard !isLeaf, width >= Self.minimumBorrowingWidth, width <= UInt64.bitWidth else { return copy() }
+    return borrowingBranchCopy()
+  }
+
+  /// ``borrowingCopy()`` of a branch of `minimumBorrowingWidth` to 64
+  /// children.
+  @inlinable @inline(never)
+  func borrowingBranchCopy() -> ListNode {
+    let width = self.width
     let node = Self.make(isLeaf: false, room: width)
     node.labelBase.initialize(from: labelBase, count: width)
     node.countBase.initialize(from: countBase, count: width)

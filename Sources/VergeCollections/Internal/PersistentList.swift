@@ -326,8 +326,10 @@ struct PersistentList<Element> {
   /// and 808 before branches borrowed (scenario 14, 2026-11-28).
   @inlinable @inline(__always)
   static func uniqueChild(of node: Unmanaged<ListNode<Element>>, _ step: Step) -> Unmanaged<ListNode<Element>> {
-    if step.kind != ListNodeHeader.branch || !isKnownUniquelyReferenced(&step.slot.pointee) {
+    if step.kind != ListNodeHeader.branch {
       node._withUnsafeGuaranteedRef { $0.unshareChild(step.child) }
+    } else if !isKnownUniquelyReferenced(&step.slot.pointee) {
+      step.slot.pointee = step.slot.pointee.borrowingCopy()
     }
     return Unmanaged.passUnretained(step.slot.pointee)
   }
