@@ -51,7 +51,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       // Released through `Unmanaged`, which needs no type metadata (this
       // generic deinit is not specialized).
       let children = UnsafeRawPointer(words + 2 &* room)
-      if header.pointee.kind == ListNodeHeader.borrowingBranch {
+      if header.pointee.isBorrowing {
         let lender = header.pointee.lender
         // A borrowing branch releases only the children it holds, then its
         // lender (which holds the others).
@@ -297,9 +297,8 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
       from: UnsafeRawPointer(childBase), byteCount: width &* MemoryLayout<UInt>.stride)
     let source = head
     let target = node.head
-    target.pointee.kind = ListNodeHeader.borrowingBranch
     let lender = source.pointee.lender
-    if source.pointee.kind == ListNodeHeader.borrowingBranch {
+    if source.pointee.isBorrowing {
       _ = Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).retain()
       let borrowed = source.pointee.borrowed
       var owned = ~borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
@@ -321,13 +320,19 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     return node
   }
 
+  /// Whether this branch borrows child `index` (its lender holds it).
+  @inlinable @inline(__always)
+  func borrows(_ index: Int) -> Bool {
+    head.pointee.borrowed & (1 &<< UInt64(truncatingIfNeeded: index)) != 0
+  }
+
   /// Makes this node (uniquely referenced) hold all its children: when it
   /// borrows, retains the children its lender holds for it and releases
   /// the lender. Every change to a branch other than the replacement of a
   /// child by ``unshareChild(_:)`` settles the branch first.
   @inlinable @inline(__always)
   func settle() {
-    if head.pointee.kind == ListNodeHeader.borrowingBranch { settleBorrowed() }
+    if head.pointee.isBorrowing { settleBorrowed() }
   }
 
   @inlinable @inline(never)
@@ -345,7 +350,6 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let lender = header.pointee.lender
     header.pointee.lender = 0
     header.pointee.borrowed = 0
-    header.pointee.kind = ListNodeHeader.branch
     Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).release()
   }
 
@@ -377,7 +381,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     let slot = childBase + index
     let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
     let borrowed = header.pointee.borrowed
-    if header.pointee.kind != ListNodeHeader.borrowingBranch || borrowed & bit == 0 {
+    if borrowed & bit == 0 {
       if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.borrowingCopy() }
       return
     }

@@ -23,20 +23,11 @@ struct ListNodeHeader {
   /// to it, its lender does. Zero without a lender (then the node holds
   /// all its children), so that a write's descent tests one bit.
   @usableFromInline var borrowed: UInt64
-  /// ``branch``, ``leaf`` or ``borrowingBranch`` (a branch with a
-  /// lender). One byte tells a write's descent both whether the node is a
-  /// leaf and whether it borrows, in the one test it made before branches
-  /// borrowed.
-  @usableFromInline var kind: UInt8
+  @usableFromInline let isLeaf: Bool
 
-  /// A branch holding all its children.
-  @inlinable static var branch: UInt8 { 0 }
-  @inlinable static var leaf: UInt8 { 1 }
-  /// A branch with a lender.
-  @inlinable static var borrowingBranch: UInt8 { 2 }
-
+  /// Whether the node is a branch that borrows (has a lender).
   @inlinable @inline(__always)
-  var isLeaf: Bool { kind == Self.leaf }
+  var isBorrowing: Bool { lender != 0 }
 
   @inlinable
   init(count: Int, width: Int, room: Int, isLeaf: Bool) {
@@ -45,6 +36,6 @@ struct ListNodeHeader {
     self.room = Int32(truncatingIfNeeded: room)
     self.lender = 0
     self.borrowed = 0
-    self.kind = isLeaf ? Self.leaf : Self.branch
+    self.isLeaf = isLeaf
   }
 }

@@ -255,10 +255,9 @@ struct PersistentList<Element> {
     var node = Unmanaged.passUnretained(root)
     while true {
       let step: Step? = node._withUnsafeGuaranteedRef { node in
-        let kind = node.head.pointee.kind
-        guard kind != ListNodeHeader.leaf else { return nil }
+        guard !node.isLeaf else { return nil }
         guard let child = node.child(forLabel: label) else { fatalError("IdentifiedArray: label not found") }
-        return (node.childBase + child, child, kind)
+        return (node.childBase + child, child, node.borrows(child))
       }
       guard let step else { break }
       node = Self.uniqueChild(of: node, step)
@@ -293,11 +292,10 @@ struct PersistentList<Element> {
     var offset = index
     while true {
       let step: Step? = node._withUnsafeGuaranteedRef { node in
-        let kind = node.head.pointee.kind
-        guard kind != ListNodeHeader.leaf else { return nil }
+        guard !node.isLeaf else { return nil }
         let (child, inner) = node.child(containing: offset)
         offset = inner
-        return (node.childBase + child, child, kind)
+        return (node.childBase + child, child, node.borrows(child))
       }
       guard let step else { break }
       node = Self.uniqueChild(of: node, step)
@@ -306,9 +304,9 @@ struct PersistentList<Element> {
   }
 
   /// A step of a write's descent: the slot of the child on the path, its
-  /// position, and the ``ListNodeHeader/kind`` of the branch holding it.
+  /// position, and whether the branch holding it borrows it.
   @usableFromInline
-  typealias Step = (slot: UnsafeMutablePointer<ListNode<Element>>, child: Int, kind: UInt8)
+  typealias Step = (slot: UnsafeMutablePointer<ListNode<Element>>, child: Int, borrowed: Bool)
 
   /// The child at `step` of `node` (a uniquely referenced branch), made
   /// uniquely referenced for a write that replaces only child pointers on
@@ -326,7 +324,7 @@ struct PersistentList<Element> {
   /// and 808 before branches borrowed (scenario 14, 2026-11-28).
   @inlinable @inline(__always)
   static func uniqueChild(of node: Unmanaged<ListNode<Element>>, _ step: Step) -> Unmanaged<ListNode<Element>> {
-    if step.kind != ListNodeHeader.branch {
+    if step.borrowed {
       node._withUnsafeGuaranteedRef { $0.unshareChild(step.child) }
     } else if !isKnownUniquelyReferenced(&step.slot.pointee) {
       step.slot.pointee = step.slot.pointee.borrowingCopy()
