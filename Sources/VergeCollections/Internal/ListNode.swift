@@ -55,13 +55,7 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
         let lender = header.pointee.lender
         // A borrowing branch releases only the children it holds, then its
         // lender (which holds the others).
-        var owned = ~header.pointee.borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
-        while owned != 0 {
-          let index = owned.trailingZeroBitCount
-          owned &= owned &- 1
-          let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
-          Unmanaged<ListNode>.fromOpaque(child).release()
-        }
+        Self.forEachChild(in: ~header.pointee.borrowed & Self.childMask(width: width), of: children) { $0.release() }
         Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).release()
         return
       }
@@ -301,23 +295,34 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     if source.pointee.isBorrowing {
       _ = Unmanaged<ListNode>.fromOpaque(UnsafeRawPointer(bitPattern: lender).unsafelyUnwrapped).retain()
       let borrowed = source.pointee.borrowed
-      var owned = ~borrowed & (UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width))
-      let children = UnsafeRawPointer(childBase)
-      while owned != 0 {
-        let index = owned.trailingZeroBitCount
-        owned &= owned &- 1
-        let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
-        _ = Unmanaged<ListNode>.fromOpaque(child).retain()
-      }
+      Self.forEachChild(in: ~borrowed & Self.childMask(width: width), of: UnsafeRawPointer(childBase)) { _ = $0.retain() }
       target.pointee.lender = lender
       target.pointee.borrowed = borrowed
     } else {
       target.pointee.lender = UInt(bitPattern: Unmanaged.passRetained(self).toOpaque())
-      target.pointee.borrowed = UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width)
+      target.pointee.borrowed = Self.childMask(width: width)
     }
     target.pointee.width = Int32(truncatingIfNeeded: width)
     target.pointee.count = source.pointee.count
     return node
+  }
+
+  /// The bits of a branch's `width` children (at most 64).
+  @inlinable @inline(__always)
+  static func childMask(width: Int) -> UInt64 {
+    UInt64.max &>> UInt64(truncatingIfNeeded: 64 &- width)
+  }
+
+  /// Calls `body` with each child of a branch whose bit is set in `mask`,
+  /// read from the branch's child run `children` without retaining it.
+  @inlinable @inline(__always)
+  static func forEachChild(in mask: UInt64, of children: UnsafeRawPointer, _ body: (Unmanaged<ListNode>) -> Void) {
+    var mask = mask
+    while mask != 0 {
+      let index = mask.trailingZeroBitCount
+      mask &= mask &- 1
+      body(.fromOpaque(children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)))
+    }
   }
 
   /// Whether this branch borrows child `index` (its lender holds it).
@@ -338,15 +343,8 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
   @inlinable @inline(never)
   func settleBorrowed() {
     let header = head
-    var borrowed = header.pointee.borrowed
-    let children = UnsafeRawPointer(childBase)
     // Retained before the lender goes (its teardown releases them).
-    while borrowed != 0 {
-      let index = borrowed.trailingZeroBitCount
-      borrowed &= borrowed &- 1
-      let child = children.load(fromByteOffset: index &* MemoryLayout<UInt>.stride, as: UnsafeRawPointer.self)
-      _ = Unmanaged<ListNode>.fromOpaque(child).retain()
-    }
+    Self.forEachChild(in: header.pointee.borrowed, of: UnsafeRawPointer(childBase)) { _ = $0.retain() }
     let lender = header.pointee.lender
     header.pointee.lender = 0
     header.pointee.borrowed = 0

@@ -23,20 +23,20 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
 
   private func heldWrites(order: DropOrder, seed: UInt64) {
     var rng = SplitMix64(seed: seed)
-    var weak: [WeakPayload] = []
+    var weak: [WeakTracked] = []
     do {
-      var model = (0..<Self.size).map { Payload($0) }
-      weak = model.map { WeakPayload($0) }
-      var array = IdentifiedArray(uniqueElements: model.enumerated().map { Holder(id: $0.offset, payload: $0.element) })
-      var versions: [(array: IdentifiedArray<Int, Holder>, model: [Payload])] = []
+      var model = (0..<Self.size).map { Tracked($0) }
+      weak = model.map { WeakTracked($0) }
+      var array = IdentifiedArray(uniqueElements: model.enumerated().map { TrackedRow(id: $0.offset, payload: $0.element) })
+      var versions: [(array: IdentifiedArray<Int, TrackedRow>, model: [Tracked])] = []
       for step in 0..<600 {
         // Every write is held against the previous version; some ids are
         // written again and again, so that borrowing branches replace
         // their own children and settle.
         if step % 3 == 0 { versions.append((array, model)) }
         let id = step % 5 == 0 ? Int.random(in: 0..<8, using: &rng) : Int.random(in: 0..<Self.size, using: &rng)
-        let payload = Payload(Self.size + step)
-        weak.append(WeakPayload(payload))
+        let payload = Tracked(Self.size + step)
+        weak.append(WeakTracked(payload))
         if step % 4 == 1 {
           // By position too (the descent by index borrows as well).
           array[id].payload = payload
@@ -74,12 +74,12 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
   /// version whose branches borrow, with older versions held.
   func testStructuralChangesOnABorrowingVersion() {
     var rng = SplitMix64(seed: 7)
-    var weak: [WeakPayload] = []
+    var weak: [WeakTracked] = []
     do {
-      var model = (0..<Self.size).map { Holder(id: $0, payload: Payload($0)) }
-      weak = model.map { WeakPayload($0.payload) }
+      var model = (0..<Self.size).map { TrackedRow(id: $0, payload: Tracked($0)) }
+      weak = model.map { WeakTracked($0.payload) }
       var array = IdentifiedArray(uniqueElements: model)
-      var held: [(IdentifiedArray<Int, Holder>, [Holder])] = []
+      var held: [(IdentifiedArray<Int, TrackedRow>, [TrackedRow])] = []
       var nextID = Self.size
       for step in 0..<300 {
         held.append((array, model))
@@ -88,18 +88,18 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
         for _ in 0..<3 {
           guard !model.isEmpty else { break }
           let index = Int.random(in: 0..<model.count, using: &rng)
-          let payload = Payload(nextID)
+          let payload = Tracked(nextID)
           nextID += 1
-          weak.append(WeakPayload(payload))
+          weak.append(WeakTracked(payload))
           array[id: model[index].id]?.payload = payload
           model[index].payload = payload
         }
         // …then a structural change on the borrowing version.
         switch step % 6 {
         case 0:
-          let payload = Payload(nextID)
-          weak.append(WeakPayload(payload))
-          let element = Holder(id: nextID, payload: payload)
+          let payload = Tracked(nextID)
+          weak.append(WeakTracked(payload))
+          let element = TrackedRow(id: nextID, payload: payload)
           nextID += 1
           let index = Int.random(in: 0...model.count, using: &rng)
           array.insert(element, at: index)
@@ -132,9 +132,9 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
             model.sort { $0.payload.number % 7 < $1.payload.number % 7 || ($0.payload.number % 7 == $1.payload.number % 7 && $0.id < $1.id) }
           } else {
             for _ in 0..<40 {
-              let payload = Payload(nextID)
-              weak.append(WeakPayload(payload))
-              let element = Holder(id: nextID, payload: payload)
+              let payload = Tracked(nextID)
+              weak.append(WeakTracked(payload))
+              let element = TrackedRow(id: nextID, payload: payload)
               nextID += 1
               array.append(element)
               model.append(element)
@@ -159,14 +159,14 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
   /// soon as that version settles, and the version's own are released
   /// exactly when it goes.
   func testABorrowingVersionReleasesWhatItsLenderKeptWhenItSettles() {
-    var weak: [WeakPayload] = []
+    var weak: [WeakTracked] = []
     do {
-      var array = IdentifiedArray(uniqueElements: (0..<Self.size).map { Holder(id: $0, payload: Payload($0)) })
-      weak = array.map { WeakPayload($0.payload) }
+      var array = IdentifiedArray(uniqueElements: (0..<Self.size).map { TrackedRow(id: $0, payload: Tracked($0)) })
+      weak = array.map { WeakTracked($0.payload) }
       for round in 0..<20 {
         let held = array
         let id = (round * 997) % Self.size
-        array[id: id]?.payload = Payload(-id)
+        array[id: id]?.payload = Tracked(-id)
         XCTAssertEqual(held[id: id]?.payload.number, id)
         XCTAssertEqual(array[id: id]?.payload.number, -id)
       }
@@ -180,7 +180,7 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
     XCTAssertTrue(weak.allSatisfy { $0.value == nil })
   }
 
-  private func check(_ array: IdentifiedArray<Int, Holder>, _ model: [Payload], file: StaticString = #filePath, line: UInt = #line) {
+  private func check(_ array: IdentifiedArray<Int, TrackedRow>, _ model: [Tracked], file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(array.count, model.count, file: file, line: line)
     var index = 0
     for element in array {
@@ -196,7 +196,7 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
     }
   }
 
-  private func check(_ array: IdentifiedArray<Int, Holder>, _ model: [Holder], file: StaticString = #filePath, line: UInt = #line) {
+  private func check(_ array: IdentifiedArray<Int, TrackedRow>, _ model: [TrackedRow], file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(array.count, model.count, file: file, line: line)
     var index = 0
     for element in array {
@@ -211,19 +211,4 @@ final class IdentifiedArrayBorrowingTests: XCTestCase {
       return
     }
   }
-}
-
-private final class Payload: Sendable {
-  let number: Int
-  init(_ number: Int) { self.number = number }
-}
-
-private struct WeakPayload {
-  weak var value: Payload?
-  init(_ value: Payload) { self.value = value }
-}
-
-private struct Holder: Identifiable, Sendable {
-  let id: Int
-  var payload: Payload
 }
