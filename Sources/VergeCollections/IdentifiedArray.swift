@@ -34,9 +34,9 @@
 /// node's children have been written, a change of its structure (an
 /// insertion or a removal below it), or the array itself goes. Nothing else
 /// reaches such an element; at 100,000 rows at most a few hundred of them
-/// are kept this way. An array of a few hundred rows or fewer has no node
-/// wide enough, and releases a replaced element with the last copy that
-/// holds it.
+/// are kept this way. A small array, whose root has fewer than 16 children
+/// (up to a few hundred rows), copies its nodes whole and releases a
+/// replaced element with the last copy that holds it.
 ///
 /// | operation | cost |
 /// |---|---|
