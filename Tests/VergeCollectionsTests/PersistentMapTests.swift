@@ -131,24 +131,24 @@ final class PersistentMapTests: XCTestCase {
   }
 
   func testReleasingMapsReleasesEveryValueAndNode() {
-    var values: [Weak] = []
+    var values: [WeakTracked] = []
     var nodes: [WeakNode] = []
     do {
       var map = PersistentMap<Int, Tracked>()
       for key in 0..<2_000 {
         let value = Tracked(key)
-        values.append(Weak(value))
+        values.append(WeakTracked(value))
         map.updateValue(value, forKey: key)
       }
       var copy = map
       for key in stride(from: 0, to: 2_000, by: 3) {
         let value = Tracked(-key)
-        values.append(Weak(value))
+        values.append(WeakTracked(value))
         copy.updateValue(value, forKey: key)
       }
       for key in stride(from: 1, to: 2_000, by: 4) { copy.removeValue(forKey: key) }
-      XCTAssertEqual(map[3]?.id, 3)
-      XCTAssertEqual(copy[3]?.id, -3)
+      XCTAssertEqual(map[3]?.number, 3)
+      XCTAssertEqual(copy[3]?.number, -3)
       for root in [map.root, copy.root] {
         nodes.append(WeakNode(root))
         nodes += root.children.map(WeakNode.init)
@@ -159,12 +159,12 @@ final class PersistentMapTests: XCTestCase {
   }
 
   func testWritesThatMoveAUniqueNodesContentsKeepAndReleaseEveryValue() {
-    var values: [Weak] = []
+    var values: [WeakTracked] = []
     do {
       var map = PersistentMap<Int, Tracked>()
       for key in 0..<3_000 {
         let value = Tracked(key)
-        values.append(Weak(value))
+        values.append(WeakTracked(value))
         map.updateValue(value, forKey: key)
       }
       // Removing and re-adding turns children into entries and back in
@@ -173,17 +173,17 @@ final class PersistentMapTests: XCTestCase {
       XCTAssertEqual(values.filter { $0.value != nil }.count, 1_500)
       for key in stride(from: 0, to: 3_000, by: 2) {
         let value = Tracked(-key)
-        values.append(Weak(value))
+        values.append(WeakTracked(value))
         map.updateValue(value, forKey: key)
       }
       XCTAssertEqual(map.invariantViolations(), [])
-      for key in 0..<3_000 { XCTAssertEqual(map[key]?.id, key % 2 == 0 ? -key : key) }
+      for key in 0..<3_000 { XCTAssertEqual(map[key]?.number, key % 2 == 0 ? -key : key) }
     }
     XCTAssertEqual(values.filter { $0.value != nil }.count, 0)
   }
 
   func testRemovingAndReinsertingInAUniqueNodeReusesItsStorage() {
-    var removed: Weak?
+    var removed: WeakTracked?
     do {
       var map = PersistentMap<Int, Tracked>()
       // Two second land in two slots of the root, which holds them as entries.
@@ -194,7 +194,7 @@ final class PersistentMapTests: XCTestCase {
       let root = ObjectIdentifier(map.root)
       do {
         let value = map.removeValue(forKey: second)
-        removed = value.map(Weak.init)
+        removed = value.map(WeakTracked.init)
       }
       // Removed in place: the root is the same node, and its value is gone.
       XCTAssertEqual(ObjectIdentifier(map.root), root)
@@ -204,14 +204,14 @@ final class PersistentMapTests: XCTestCase {
       map.updateValue(Tracked(-second), forKey: second)
       XCTAssertEqual(ObjectIdentifier(map.root), root)
       XCTAssertEqual(map.root.fields.spareWords, 0)
-      XCTAssertEqual(map[second]?.id, -second)
+      XCTAssertEqual(map[second]?.number, -second)
       XCTAssertEqual(map.invariantViolations(), [])
       // A held copy makes the next removal build a new node and leaves the
       // copy whole.
       let copy = map
       map.removeValue(forKey: 0)
       XCTAssertNotEqual(ObjectIdentifier(map.root), root)
-      XCTAssertEqual(copy[0]?.id, 0)
+      XCTAssertEqual(copy[0]?.number, 0)
       XCTAssertEqual(copy.count, 2)
       XCTAssertEqual(map.root.fields.spareWords, 0)
       // A copy of a node with spare room gets none: the room is not there.
@@ -224,15 +224,7 @@ final class PersistentMapTests: XCTestCase {
   }
 }
 
-private final class Tracked: Sendable {
-  let id: Int
-  init(_ id: Int) { self.id = id }
-}
 
-private struct Weak {
-  weak var value: Tracked?
-  init(_ value: Tracked) { self.value = value }
-}
 
 private struct WeakNode {
   weak var node: MapNode<Int, Tracked>?

@@ -1,10 +1,18 @@
 extension ListNode {
   /// Makes child `index` of this (uniquely referenced) branch uniquely
-  /// referenced, copying it when another list shares it.
+  /// referenced and holding all its own children, copying it when another
+  /// list shares it, for a change of its structure. This node settles
+  /// first (see ``settle()``), so that the child's reference count tells
+  /// whether another node shares it.
   @inlinable
   func makeChildUnique(_ index: Int) {
+    settle()
     let slot = childBase + index
-    if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.copy() }
+    if !isKnownUniquelyReferenced(&slot.pointee) {
+      slot.pointee = slot.pointee.copy()
+    } else {
+      slot.pointee.settle()
+    }
   }
 
   /// Restores the fill of child `index` of this (uniquely referenced) branch
@@ -12,6 +20,7 @@ extension ListNode {
   /// when both fit in one node, otherwise shares their entries evenly.
   @inlinable
   func rebalance(child index: Int) {
+    settle()
     guard width > 1 else {
       if childBase[index].count > 0 { refresh(child: index) }
       return

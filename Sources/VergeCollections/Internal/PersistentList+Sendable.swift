@@ -1,2 +1,2 @@
-// Nodes are mutated only while uniquely referenced (isKnownUniquelyReferenced in every write); shared nodes are never written, so a list is safe to read from any thread.
+// Nodes are mutated only while uniquely referenced (isKnownUniquelyReferenced in every write); shared nodes are never written, so a list is safe to read from any thread. A borrowing branch (ListNode.borrowingCopy()) only reads and retains the node it copies and that node's lender, never writes them, and treats a borrowed child as shared whatever its reference count, so borrowing adds no write to a shared node.
 extension PersistentList: @unchecked Sendable where Element: Sendable {}

@@ -22,3 +22,21 @@ struct Tag: Equatable, Sendable {
   var name: String
   var uses: Int
 }
+
+/// A reference whose release a test watches through a ``WeakTracked``.
+final class Tracked: Sendable {
+  let number: Int
+  init(_ number: Int) { self.number = number }
+}
+
+/// A weak reference to a ``Tracked``: `nil` once nothing else holds it.
+struct WeakTracked {
+  weak var value: Tracked?
+  init(_ value: Tracked) { self.value = value }
+}
+
+/// A row holding a ``Tracked`` payload.
+struct TrackedRow: Identifiable, Sendable {
+  let id: Int
+  var payload: Tracked
+}
