@@ -236,11 +236,13 @@ struct PersistentList<Element> {
   ///
   /// - Complexity: O(log n).
   //
-  // Always inlined: with the descent split around ``uniqueChild(of:_:)``
-  // the compiler kept it out of line, and a write by id with no other copy
-  // cost 700, 810 and 821 instructions at 100, 10,000 and 100,000 rows
-  // instead of 654, 747 and 758 (scenario 14, 2026-11-28).
-  @inlinable @inline(__always)
+  // Not forced inline: `@inline(__always)` made a write by id with no other
+  // copy cost 654, 747 and 758 instructions at 100, 10,000 and 100,000 rows
+  // instead of 679, 781 and 793, but `forEach`'s reduction, which it is
+  // inlined into, then cost every action of no row 22 instructions more
+  // (an unrelated action 197 instead of 175; scenarios 11, 13 and 14,
+  // 2026-11-28).
+  @inlinable
   mutating func uniqueElement(label: UInt64) -> UnsafeMutablePointer<Element> {
     if !isKnownUniquelyReferenced(&root) { root = root.borrowingCopy() }
     // The descent holds no reference to the nodes it passes: each is kept
