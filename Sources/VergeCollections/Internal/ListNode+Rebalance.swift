@@ -7,12 +7,7 @@ extension ListNode {
   @inlinable
   func makeChildUnique(_ index: Int) {
     settle()
-    let slot = childBase + index
-    if !isKnownUniquelyReferenced(&slot.pointee) {
-      slot.pointee = slot.pointee.copy()
-    } else {
-      slot.pointee.settle()
-    }
+    Self.makeUniqueSettled(&(childBase + index).pointee)
   }
 
   /// Restores the fill of child `index` of this (uniquely referenced) branch

@@ -364,25 +364,22 @@ final class ListNode<Element>: ManagedBuffer<ListNodeHeader, UInt64> {
     }
   }
 
-  /// Makes child `index` of this (uniquely referenced) branch, shared or
-  /// borrowed, uniquely referenced for a write that replaces only child
-  /// pointers on its path, copying it with ``borrowingCopy()``.
+  /// Replaces child `index` of this (uniquely referenced) branch, which
+  /// the branch borrows (``borrows(_:)``), with a copy of its own made by
+  /// ``borrowingCopy()``, for a write that replaces only child pointers on
+  /// its path.
   ///
-  /// A child a borrowing node borrows is shared (its lender holds it),
-  /// whatever its reference count says: it is copied, and the copy stored
-  /// without releasing the old child, which the lender keeps; the node
-  /// then holds the copy. When that would make the node hold more than
-  /// ``ownedLimit(width:)`` children, it settles first.
+  /// A borrowed child is shared (its lender holds it), whatever its
+  /// reference count says: the copy is stored without releasing the old
+  /// child, which the lender keeps; the node then holds the copy. When
+  /// that would make the node hold more than ``ownedLimit(width:)``
+  /// children, it settles first.
   @inlinable @inline(never)
   func unshareChild(_ index: Int) {
     let header = head
     let slot = childBase + index
     let bit: UInt64 = 1 &<< UInt64(truncatingIfNeeded: index)
     let borrowed = header.pointee.borrowed
-    if borrowed & bit == 0 {
-      if !isKnownUniquelyReferenced(&slot.pointee) { slot.pointee = slot.pointee.borrowingCopy() }
-      return
-    }
     let width = self.width
     if width &- borrowed.nonzeroBitCount >= Self.ownedLimit(width: width) {
       settleBorrowed()

@@ -249,11 +249,12 @@ struct PersistentList<Element> {
     // by its parent, which it has just made unique, so the path costs no
     // reference counting. A shared branch on the path is copied with
     // ``ListNode/borrowingCopy()``: the write only replaces one child
-    // pointer per branch, so the copy borrows its other children from
-    // the branch it copies instead of retaining each. Borrowed as in ``element(label:)``; with
-    // `takeUnretainedValue()`, a write by id with no other copy cost 838,
-    // 1,012 and 1,021 instructions at 100, 10,000 and 100,000 rows instead
-    // of 693, 810 and 824 (scenario 14, 2026-11-28).
+    // pointer per branch, so the copy borrows its other children from the
+    // branch it copies instead of retaining each. Borrowed as in
+    // ``element(label:)``; with `takeUnretainedValue()`, a write by id with
+    // no other copy cost 838, 1,012 and 1,021 instructions at 100, 10,000
+    // and 100,000 rows instead of 693, 810 and 824 (scenario 14,
+    // 2026-11-28).
     var node = Unmanaged.passUnretained(root)
     while true {
       let step: Step? = node._withUnsafeGuaranteedRef { node in
@@ -312,8 +313,8 @@ struct PersistentList<Element> {
 
   /// The child at `step` of `node` (a uniquely referenced branch), made
   /// uniquely referenced for a write that replaces only child pointers on
-  /// its path (see ``ListNode/unshareChild(_:)``); not retained, `node`
-  /// keeps it.
+  /// its path: a borrowed child by ``ListNode/unshareChild(_:)``, a shared
+  /// one by ``ListNode/borrowingCopy()``; not retained, `node` keeps it.
   ///
   /// A branch that holds all its children tests its child as before
   /// borrowing; all borrowing work is out of line. This runs outside the
