@@ -64,9 +64,11 @@ extension Scenario {
   ///
   /// With them, unjudged (scenario 12 judges it), `forEach` over 100 and
   /// 100,000 rows: a row's action, and an action for an id the list does not
-  /// hold, which finds no row and writes nothing. The second is what
-  /// composing costs without the row's write, so the two apart are the cost
-  /// of finding the row's place and writing it.
+  /// hold, which finds no row and writes nothing; and the list alone, the
+  /// same rows written by id with no store (`rows[id: id]?.value += 1`). The
+  /// second is what composing costs without the row's write, so a row's
+  /// action is judged against the second plus the third: composing adds
+  /// nothing to the collection's own write.
   static var compositionLevels: Scenario {
     let levels: [(name: String, depth: Int, make: () -> Workload)] = [
       ("embed, one level", 1, {
@@ -114,6 +116,10 @@ extension Scenario {
           name: "forEach over \(grouped(rows)) rows: an action for an id not in the list (no row written), vs the row's own store",
           library: { rowActionThroughForEach(IdentifiedArrayOf<AppRow>.self, count: rows, idsFrom: rows) },
           baseline: rowOwnSend),
+        BenchmarkCase(
+          name: "forEach over \(grouped(rows)) rows: the list alone, a write by id, vs the row's own store",
+          library: { listWriteByID(count: rows) },
+          baseline: rowOwnSend),
       ]
     }
     return Scenario(
@@ -124,7 +130,35 @@ extension Scenario {
             "\(level.name): at most \(level.depth + 1)× the child's own store (each level adds at most a plain send)",
             results.cases.first { $0.name.hasPrefix("\(level.name):") }?.ratio,
             limit: Double(level.depth + 1), format: Formatting.ratio)
+        } + [100, 100_000].map { rows in
+          .atMost(
+            "forEach over \(grouped(rows)) rows: a row's action at most the action of no row plus the list's own write by id",
+            forEachOverhead(results, rows: rows), limit: 1, format: Formatting.ratio)
         }
       })
+  }
+}
+
+/// A row's action through `forEach` over `rows` rows, divided by the
+/// action of an id the list does not hold plus the list's own write by id
+/// (instructions, or time in a timed run); `nil` when a case is missing.
+private func forEachOverhead(_ results: ScenarioResults, rows: Int) -> Double? {
+  func cost(_ what: String) -> Double? {
+    let side = results.cases.first { $0.name.hasPrefix("forEach over \(grouped(rows)) rows: \(what)") }?.library
+    return side.map { $0.instructionsPerOperation ?? $0.nanosecondsPerOperation }
+  }
+  guard let action = cost("a row's action"), let noRow = cost("an action for an id not in the list"),
+    let write = cost("the list alone")
+  else { return nil }
+  return action / (noRow + write)
+}
+
+/// The list of `forEach over … rows` alone, with no store: each operation
+/// writes one row by id, in the order the row actions visit them.
+private func listWriteByID(count: Int) -> Workload {
+  let box = Box(IdentifiedArrayOf<AppRow>(appRows: count))
+  let walk = RowWalk(count: count)
+  return Workload(keepAlive: [box]) { iterations in
+    for _ in 0..<iterations { box.value[id: walk.next()]?.value &+= 1 }
   }
 }
