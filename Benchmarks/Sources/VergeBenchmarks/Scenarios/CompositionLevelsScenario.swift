@@ -62,13 +62,13 @@ extension Scenario {
   /// levels costs at most (k + 1)× the same action sent to the child's own
   /// store.
   ///
-  /// With them, unjudged (scenario 12 judges it), `forEach` over 100 and
-  /// 100,000 rows: a row's action, and an action for an id the list does not
-  /// hold, which finds no row and writes nothing; and the list alone, the
-  /// same rows written by id with no store (`rows[id: id]?.value += 1`). The
-  /// second is what composing costs without the row's write, so a row's
-  /// action is judged against the second plus the third: composing adds
-  /// nothing to the collection's own write.
+  /// With them, `forEach` over 100 and 100,000 rows: a row's action; an
+  /// action for an id the list does not hold, which finds no row and writes
+  /// nothing; and the list alone, the same rows written by id with no store
+  /// (`rows[id: id]?.value += 1`). The second is what composing costs
+  /// without the row's write, so a row's action is judged against the
+  /// second plus the third: composing adds nothing to the collection's own
+  /// write.
   static var compositionLevels: Scenario {
     let levels: [(name: String, depth: Int, make: () -> Workload)] = [
       ("embed, one level", 1, {
