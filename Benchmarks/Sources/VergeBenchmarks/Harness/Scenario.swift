@@ -66,6 +66,12 @@ struct SideResult {
   /// Instructions executed per operation, counted by callgrind; `nil` when
   /// the run was timed instead.
   var instructionsPerOperation: Double? = nil
+
+  /// The figure a growth, a sum or a chart uses: instructions when they
+  /// were counted, time otherwise.
+  var perOperation: Double {
+    instructionsPerOperation ?? nanosecondsPerOperation
+  }
 }
 
 /// Both sides of one case.

@@ -144,8 +144,7 @@ extension Scenario {
 /// (instructions, or time in a timed run); `nil` when a case is missing.
 private func forEachOverhead(_ results: ScenarioResults, rows: Int) -> Double? {
   func cost(_ what: String) -> Double? {
-    let side = results.cases.first { $0.name.hasPrefix("forEach over \(grouped(rows)) rows: \(what)") }?.library
-    return side.map { $0.instructionsPerOperation ?? $0.nanosecondsPerOperation }
+    results.cases.first { $0.name.hasPrefix("forEach over \(grouped(rows)) rows: \(what)") }?.library.perOperation
   }
   guard let action = cost("a row's action"), let noRow = cost("an action for an id not in the list"),
     let write = cost("the list alone")

@@ -148,12 +148,6 @@ func appScaleCase<Rows: AppScaleRows>(
 
 // MARK: - Judging, summary, chart
 
-/// The figure the growth and the chart use: instructions when they were
-/// counted, time otherwise.
-private func perOperation(_ side: SideResult) -> Double {
-  side.instructionsPerOperation ?? side.nanosecondsPerOperation
-}
-
 /// The forms each path ran on.
 private func forms(of path: AppScalePath, _ forms: [String]) -> [String] {
   path.isPerCollection ? forms : [appScaleORMForm]
@@ -195,7 +189,7 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
     let first = results[appScaleCaseName(.removeAndReAdd, form: form, count: small)]
     let last = results[appScaleCaseName(.removeAndReAdd, form: form, count: large)]
     let growth: (KeyPath<CaseResult, SideResult>) -> Double? = { side in
-      first.flatMap { first in last.map { perOperation($0[keyPath: side]) / perOperation(first[keyPath: side]) } }
+      first.flatMap { first in last.map { $0[keyPath: side].perOperation / first[keyPath: side].perOperation } }
     }
     let ratio = growth(\.library).flatMap { library in growth(\.baseline).map { library / $0 } }
     verdicts.append(
@@ -213,15 +207,15 @@ private func appScaleTargets(_ results: ScenarioResults, counts: [Int], forms al
     for form in forms(of: path, all) {
       let first = results[appScaleCaseName(path, form: form, count: small)]
       let last = results[appScaleCaseName(path, form: form, count: large)]
-      let growth = first.flatMap { first in last.map { perOperation($0.library) / perOperation(first.library) } }
+      let growth = first.flatMap { first in last.map { $0.library.perOperation / first.library.perOperation } }
       let unit = first?.library.instructionsPerOperation != nil ? "instr/op" : "ns/op"
       verdicts.append(
         .atMost(
           "\(path.shortName), \(form): at most 1.3× from \(grouped(small)) to \(grouped(large)) rows",
           growth, limit: 1.3,
           format: { growth in
-            let from = first.map { Formatting.count(perOperation($0.library)) } ?? "-"
-            let to = last.map { Formatting.count(perOperation($0.library)) } ?? "-"
+            let from = first.map { Formatting.count($0.library.perOperation) } ?? "-"
+            let to = last.map { Formatting.count($0.library.perOperation) } ?? "-"
             return "\(Formatting.ratio(growth)) (\(from) → \(to) \(unit))"
           }))
     }
@@ -255,7 +249,7 @@ private func appScaleSummary(_ results: ScenarioResults, counts: [Int], forms al
       if let first = results[appScaleCaseName(path, form: form, count: small)],
         let last = results[appScaleCaseName(path, form: form, count: large)]
       {
-        growth = Formatting.ratio(perOperation(last.library) / perOperation(first.library))
+        growth = Formatting.ratio(last.library.perOperation / first.library.perOperation)
       } else {
         growth = "-"
       }
@@ -271,7 +265,7 @@ private func appScaleChart(_ results: ScenarioResults, counts: [Int], forms all:
   for path in AppScalePath.allCases {
     for form in forms(of: path, all) {
       let points = counts.compactMap { count -> (x: Double, y: Double)? in
-        results[appScaleCaseName(path, form: form, count: count)].map { (Double(count), perOperation($0.library)) }
+        results[appScaleCaseName(path, form: form, count: count)].map { (Double(count), $0.library.perOperation) }
       }
       series.append(
         LineChart.Series(

@@ -120,7 +120,7 @@ func peerChart(_ results: ScenarioResults, sizes: [Int]) -> LineChart {
     for collection in collections {
       let points = sizes.compactMap { size -> (x: Double, y: Double)? in
         guard let side = results[peerCaseName(operation, size: size)].flatMap(collection.side) else { return nil }
-        return (Double(size), side.instructionsPerOperation ?? side.nanosecondsPerOperation)
+        return (Double(size), side.perOperation)
       }
       series.append(
         LineChart.Series(
