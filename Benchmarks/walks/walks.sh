@@ -14,6 +14,10 @@
 # cannot read the DWARF that Swift 6.3 emits, so the program runs from a
 # copy without debug information (names come from the symbol table).
 #
+# A function that calls itself (a lock taken inside another of its kind)
+# is one function: `--separate-recs=1` keeps callgrind from naming its
+# nested call apart (`withLock'2`).
+#
 # A function counts when it spent at least one instruction while collected
 # and its mangled name belongs to one of the library's modules (Verge,
 # VergeNeue, VergeORM, VergeTesting, VergeCollections; or the C target's
@@ -61,7 +65,7 @@ for walk in "${walks[@]}"; do
   # The walk's own function: a global symbol (its closures are local).
   symbol="$(nm "$work/VergeWalks" | awk -v n="$name" '$2 == "T" && $3 ~ ("^\\$s10VergeWalks[0-9]+" n) { print $3 }')"
   [[ $(wc -l <<<"$symbol") -eq 1 ]] || { echo "no single function for $name: $symbol" >&2; exit 1; }
-  valgrind --tool=callgrind --collect-atstart=no --toggle-collect="$symbol" --demangle=no \
+  valgrind --tool=callgrind --collect-atstart=no --toggle-collect="$symbol" --demangle=no --separate-recs=1 \
     --callgrind-out-file="$work/$walk.out" --log-file="$work/$walk.log" "$work/VergeWalks" "$walk"
   # Every function with a cost: `fn=` opens a function's block (names are
   # compressed to `(id)` after their first use, also in `cfn=` lines); a
