@@ -186,12 +186,11 @@ final class PersistenceEngine: Sendable {
     CodingThread.start { [self] in completion(writeIfStoreExists()) }
   }
 
-  /// Writes on the calling thread: the writer's lock orders it after a
-  /// write in progress. Not through the writer queue, whose scheduled write
-  /// may be waiting for a thread that Dispatch cannot start (at a thread
-  /// limit): that wait would be this call's too.
-  /// Writes on the calling thread (see `flushSynchronously`), then gives
-  /// the file up.
+  /// Writes on the calling thread, then gives the file up. As for
+  /// `flushSynchronously`, the writer's lock orders the write after one in
+  /// progress; not through the writer queue, whose scheduled write may be
+  /// waiting for a thread that Dispatch cannot start (at a thread limit):
+  /// that wait would be this call's too.
   func close() -> PersistenceError? {
     if isInsideCommit() { Misuse.reentrantUse("close") }
     let error = writeIfStoreExists()
