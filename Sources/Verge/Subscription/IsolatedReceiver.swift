@@ -11,8 +11,9 @@ import Synchronization
 /// - No isolation (nonisolated code): the handler is called where the
 ///   subscription's `DeliveryQueue` says, one delivery at a time.
 /// - The main actor: the handler runs on the main actor — at once when the
-///   change is delivered on the main thread and nothing is waiting, otherwise
-///   on the main queue — always in delivery order.
+///   change is delivered on the main actor (the main thread, or the thread
+///   that runs the main queue) and nothing is waiting, otherwise on the main
+///   queue — always in delivery order.
 /// - Another actor: the handler runs on that actor, in delivery order.
 @usableFromInline
 final class IsolatedReceiver<Payload: Sendable> {
@@ -79,20 +80,20 @@ final class IsolatedReceiver<Payload: Sendable> {
   }
 
   /// Whether this delivery may call the handler right here: on the main
-  /// thread, which is the main actor's, with no earlier delivery waiting or
+  /// queue, which runs the main actor, with no earlier delivery waiting or
   /// being drained. (`waiting` is never filled while `isScheduled` is
   /// false, so that flag alone tells; testing `waiting.isEmpty` too looked
   /// up the array's type metadata and conformance on every delivery, about
   /// 500 instructions.) The store calls `deliver` serially and a drain runs
-  /// on the main thread too, so nothing changes the flag between this read
+  /// on the main queue too, so nothing changes the flag between this read
   /// and the call.
   private var mayCallInPlace: Bool {
-    isMainActor && ThreadIdentity.isMainThread && !isScheduled.load(ordering: .acquiring)
+    isMainActor && ThreadIdentity.isOnMainQueue && !isScheduled.load(ordering: .acquiring)
   }
 
   private func deliver(_ payload: Payload) {
     if mayCallInPlace {
-      // On the main thread the main actor is the running isolation, as
+      // On the main queue the main actor is the running isolation, as
       // `MainActor.assumeIsolated` would check again (about 220
       // instructions a delivery, twice over with the handler's own check).
       receive(payload)
@@ -142,7 +143,26 @@ final class IsolatedReceiver<Payload: Sendable> {
   }
 }
 
+/// Marks the main queue, so that code running on it knows so on any
+/// thread: `DispatchQueue.getSpecific(key:)` answers for the queue that runs
+/// the calling code. Set once, on first use.
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
 extension ThreadIdentity {
+  /// Whether the calling code runs on the main queue, and so on the main
+  /// actor: on the main thread, or on the thread that runs the main queue
+  /// for now. On Linux, once `dispatchMain()` has run (as it has in a
+  /// program whose `main` is async, and so in every Swift Testing run), the
+  /// main queue and the main actor with it run on other threads, not on
+  /// the main thread.
+  static var isOnMainQueue: Bool {
+    isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+  }
+
   /// Whether the calling thread is the main thread: Foundation's answer,
   /// asked once per thread and kept in its marks. On Linux, Foundation asks
   /// the kernel every time (a `gettid` system call), which a main-actor
