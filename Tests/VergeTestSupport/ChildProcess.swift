@@ -47,9 +47,26 @@ public struct ChildProcess: Sendable {
   public func run(
     test: String, scenario: String, timeout: Int = 60, environment extra: [String: String] = [:]
   ) throws -> Outcome {
+    try run(arguments: [test], scenario: scenario, timeout: timeout, environment: extra)
+  }
+
+  /// Runs the Swift Testing test (or suite) named `swiftTest` of this test
+  /// binary in a child process, as `run(test:scenario:timeout:environment:)`
+  /// runs an XCTest one.
+  public func run(
+    swiftTest: String, scenario: String, timeout: Int = 60, environment extra: [String: String] = [:]
+  ) throws -> Outcome {
+    try run(
+      arguments: ["--testing-library", "swift-testing", "--filter", swiftTest], scenario: scenario,
+      timeout: timeout, environment: extra)
+  }
+
+  private func run(
+    arguments: [String], scenario: String, timeout: Int, environment extra: [String: String]
+  ) throws -> Outcome {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [test]
+    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment[variable] = scenario
     environment.merge(extra) { _, new in new }

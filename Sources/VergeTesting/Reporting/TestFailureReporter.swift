@@ -66,6 +66,12 @@ public struct TestFailureReporter: Sendable {
   /// Testing issue while a Swift Testing test runs (`Test.current` is set),
   /// otherwise `XCTFail`. The default of every `TestStore`.
   ///
+  /// Off a test's task (a detached task, a dispatch queue, another thread)
+  /// neither framework can say which test is running, so the failure goes
+  /// to both: a Swift Testing run reports an issue recorded there and fails,
+  /// and ignores `XCTFail`; an XCTest run fails the running test and
+  /// ignores the issue.
+  ///
   /// A skipped assertion that `Exhaustivity.off(showSkippedAssertions:
   /// true)` shows is a known issue in Swift Testing (listed, not failing)
   /// and a line on standard error in XCTest.
@@ -77,6 +83,7 @@ public struct TestFailureReporter: Sendable {
             recordIssue(message, at: location)
             return
           }
+          recordIssue(message, at: location)
         #endif
         XCTFail(message, file: location.filePath, line: location.line)
       },
