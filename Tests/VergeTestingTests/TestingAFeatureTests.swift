@@ -193,6 +193,29 @@ final class TestingAFeatureXCTests: XCTestCase {
     await store.finish()
   }
 
+  func testATimerAdvancedOnePeriodAtATimeTicksEachTime() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Gallery.State(), reducer: Gallery(api: PhotoAPI { [] }, clock: clock))
+    await store.send(.startTimer)
+
+    // The article's loop, as written there.
+    for tick in 1...3 {
+      await clock.waitForSleepers()
+      clock.advance(by: .seconds(1))
+      await store.receive(.tick) { $0.ticks = tick }
+    }
+
+    // Three periods in one call wake the sleeper once.
+    await clock.waitForSleepers()
+    clock.advance(by: .seconds(3))
+    await store.receive(.tick) { $0.ticks = 4 }
+    await clock.waitForSleepers()
+    XCTAssertEqual(clock.now, TestClock.Instant(offset: .seconds(6)))
+    await store.send(.stopTimer)
+    await store.finish()
+  }
+
   func testTheFinishTimeline() async {
     let log = FailureLog()
     let clock = TestClock()

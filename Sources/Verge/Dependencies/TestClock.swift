@@ -119,6 +119,11 @@ public final class TestClock: Clock, Sendable {
   /// Moves the clock forward and wakes the sleepers whose deadline it
   /// reached, earliest first.
   ///
+  /// Each wakes once, at the new time: a task that sleeps again (a timer's
+  /// next period) sleeps from there, so advancing a one-second timer by
+  /// three seconds ticks it once. Advance one period at a time to see each
+  /// tick.
+  ///
   /// - Parameter duration: How far to move; negative durations do nothing.
   public func advance(by duration: Swift.Duration) {
     advance(to: now.advanced(by: duration))
