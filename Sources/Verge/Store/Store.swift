@@ -309,13 +309,12 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   ///
   /// From main-actor code (a view controller, a SwiftUI model), `receive` is
   /// isolated to the main actor and may touch main-actor state directly: it
-  /// runs at once when the commit happens on the main thread, otherwise on
-  /// the main queue, in commit order. From another actor's code it runs on
-  /// that actor, in commit order. `queue` applies to nonisolated code only.
-  /// In a command-line program on Linux with an async `main`, main-actor
-  /// code is not on the main thread once `main` has suspended, so a
-  /// main-actor handler runs only at that code's next suspension point
-  /// (`await Task.yield()`); see the Concurrency article.
+  /// runs at once when the commit happens on the main actor (the main
+  /// thread, or on Linux the thread that runs the main queue after
+  /// `dispatchMain()`, as in Swift Testing), otherwise on the main queue, in
+  /// commit order. From another actor's code it runs on that actor, in
+  /// commit order. `queue` applies to nonisolated code only; see the
+  /// Concurrency article.
   ///
   /// ```swift
   /// @MainActor final class CounterViewController {

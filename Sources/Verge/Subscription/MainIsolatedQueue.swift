@@ -11,8 +11,9 @@ import Dispatch
 ///
 /// From `@MainActor` code plain `sinkState { }` already runs the handler on
 /// the main actor; this form is for code that is not. The handler runs at
-/// once when the change is delivered on the main thread and nothing is
-/// waiting, otherwise on the main queue, always in commit order.
+/// once when the change is delivered on the main actor (on the main queue)
+/// and nothing is waiting, otherwise on the main queue, always in commit
+/// order.
 public struct MainIsolatedQueue: Sendable {
   /// Delivery on the main actor, as Verge's `.mainIsolated()`.
   ///
