@@ -67,4 +67,43 @@ final class AsyncSequenceTests: XCTestCase {
     let next = await iterator.next()
     XCTAssertEqual(next, 5)
   }
+
+  func testALoopOverADerivedValueMadeInPlaceKeepsItAlive() async {
+    let store = Store<Counter, Never>(initialState: Counter())
+    let firstSeen = Gate()
+    let consumer = Task.detached {
+      var seen: [Int] = []
+      for await doubled in store.derived(.map { $0.count * 2 }).values {
+        seen.append(doubled)
+        firstSeen.open()
+        if doubled == 6 { break }
+      }
+      return seen
+    }
+    await firstSeen.wait()
+    for _ in 0..<3 { store.commit { $0.count += 1 } }
+    let seen = await consumer.value
+    XCTAssertEqual(seen.first, 0)
+    XCTAssertEqual(seen.last, 6, "the loop ends by its own break, not because the derived value went away")
+    XCTAssertEqual(seen, seen.sorted())
+  }
+
+  func testALoopOverADerivedValueMadeInPlaceEndsWhenTheStoreGoesAway() async {
+    var store: Store<Counter, Never>? = Store(initialState: Counter())
+    weak let weakStore = store
+    let firstSeen = Gate()
+    let consumer = Task.detached { [sequence = store!.derived(.select(\.count)).values] in
+      var seen: [Int] = []
+      for await count in sequence {
+        seen.append(count)
+        firstSeen.open()
+      }
+      return seen
+    }
+    await firstSeen.wait()
+    store = nil
+    XCTAssertNil(weakStore, "the iteration keeps the derived value, not the store")
+    let seen = await consumer.value
+    XCTAssertEqual(seen, [0])
+  }
 }

@@ -164,9 +164,20 @@ extension Store {
 
 extension Derived {
   /// The value's changes as an async sequence; see `ChangesSequence`.
+  ///
+  /// The sequence and each iteration keep this derived value alive, as a
+  /// `sinkState` subscription does, so a loop over a derived value made in
+  /// place (`for await value in store.derived(.map { … }).values`) runs
+  /// until it breaks, its task is cancelled or its store goes away.
   public var changes: ChangesSequence<Value> {
-    ChangesSequence { [weak core] receive, onTerminate in
-      core?.subscribe(.changes(receive), dropsFirst: false, queue: .committingThread, onTerminate: onTerminate)
+    ChangesSequence { [self] receive, onTerminate in
+      // Held as an `AnyObject`, as `sinkState` holds it: the iteration's
+      // subscriber keeps it, and ending the iteration (or the store) drops
+      // the subscriber, which breaks the cycle.
+      let owner: any AnyObject & Sendable = self
+      return core.subscribe(
+        .changes { changes in withExtendedLifetime(owner) { receive(changes) } }, dropsFirst: false,
+        queue: .committingThread, onTerminate: onTerminate)
     }
   }
 
