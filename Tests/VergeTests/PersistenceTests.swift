@@ -253,6 +253,8 @@ final class PersistenceTests: XCTestCase {
       ("empty", Data(), "the file is empty"),
       ("truncated", valid.dropLast(4), "the payload has"),
       ("flipped bit", flipped, "the checksum does not match the payload"),
+      ("negative version", StateFile.frame(try JSONEncoder().encode(Notebook(count: 8)), version: -3),
+       "the schema version is not a number of 0 or more"),
     ]
     for (name, bytes, reason) in cases {
       let directory = try PersistenceDirectoryFixture()

@@ -73,8 +73,9 @@ enum StateFile {
       guard line.hasPrefix(prefix) else { throw .damaged(reason: "the header has no \(name)") }
       return line.dropFirst(prefix.count)
     }
-    guard let version = Int(try field(lines[1], "schema-version")) else {
-      throw .damaged(reason: "the schema version is not a number")
+    // `persist` refuses a negative version, so no file has one.
+    guard let version = Int(try field(lines[1], "schema-version")), version >= 0 else {
+      throw .damaged(reason: "the schema version is not a number of 0 or more")
     }
     guard let byteCount = Int(try field(lines[2], "byte-count")), byteCount >= 0 else {
       throw .damaged(reason: "the byte count is not a number")
