@@ -252,14 +252,14 @@ kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4p
       for (const e of model.byOrigin.get(i) || []) {
         const stop = e.end == null ? model.end : e.end;
         const left = scale(e.start), width = Math.max(0.6, scale(stop) - left);
-        lane += '<i class="bar ' + e.outcome + '" style="left:' + left + '%;width:' + width + '%" title="effect #' + e.id + ": " +
-          ms(e.start) + " → " + (e.end == null ? "still running" : ms(e.end) + " ms, " + e.outcome) + '"></i>';
+        lane += '<i class="bar ' + esc(e.outcome) + '" style="left:' + left + '%;width:' + width + '%" title="' + esc("effect #" + e.id + ": " +
+          ms(e.start) + " → " + (e.end == null ? "still running" : ms(e.end) + " ms, " + e.outcome)) + '"></i>';
       }
       let name = esc(r.name || r.kind);
-      if (r.kind === "dropped") name = "⚠ " + (r.count || 0) + " dropped";
+      if (r.kind === "dropped") name = esc("⚠ " + (r.count || 0) + " dropped");
       if (r.kind === "activity") name = esc(r.name || "activity") + '<span class="badge">activity</span>';
       if (r.cause && r.cause.kind === "effect") name += '<span class="badge" title="sent by an effect">fx</span>';
-      el.innerHTML = '<span class="seq">' + (r.seq == null ? "" : r.seq) + '</span><span class="time">' + (typeof r.t === "number" ? ms(r.t) : "") +
+      el.innerHTML = '<span class="seq">' + esc(r.seq == null ? "" : r.seq) + '</span><span class="time">' + (typeof r.t === "number" ? ms(r.t) : "") +
         '</span><span class="name">' + name + '</span><span class="payload">' + esc(r.kind === "dropped" ? (r.reason || "") : (r.payload || r.location || "")) +
         '</span><span class="lane">' + lane + "</span>";
     }
@@ -295,8 +295,8 @@ kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4p
     const effects = model.byOrigin.get(i) || [];
     if (effects.length) {
       html += "<h3>Effects started</h3>";
-      for (const e of effects) html += '<div class="effect">effect #' + e.id + ": " + ms(e.start) + " → " + (e.end == null ? "still running" : ms(e.end) + " ms") +
-        ' <span class="outcome ' + e.outcome + '">' + e.outcome + "</span>" + (e.error ? " — " + esc(e.error) : "") + "</div>";
+      for (const e of effects) html += '<div class="effect">' + esc("effect #" + e.id + ": " + ms(e.start) + " → " + (e.end == null ? "still running" : ms(e.end) + " ms")) +
+        ' <span class="outcome ' + esc(e.outcome) + '">' + esc(e.outcome) + "</span>" + (e.error ? " — " + esc(e.error) : "") + "</div>";
     }
     if (r.state) {
       html += '<h3>State after</h3><div id="state">';
