@@ -61,6 +61,10 @@ enum CommentsShell {
       await runInteractive(session)
     }
     if let trace {
+      // Leaving a session ends the work still running (a refresh waiting
+      // for the server), as it does without a trace; the trace records it
+      // as cancelled. A script has waited for each command already.
+      if commands == nil { session.store.cancelAllEffects() }
       await session.store.waitUntilIdle()
       if await trace.finish(program: "comments", output: output) != 0 { return 1 }
     }
@@ -134,6 +138,7 @@ enum CommentsShell {
       for output in await session.perform(command) { console.show("  " + output) }
       console.prompt()
     }
+    console.end()
     console.show("bye")
   }
 }

@@ -12,6 +12,9 @@ final class Console {
   private var atPrompt = false
   /// How many refreshes were started.
   private var refreshes = 0
+  /// Whether the session has ended (`quit` or the end of input): a refresh
+  /// that ends after that does not answer.
+  private(set) var hasEnded = false
 
   /// Counts a refresh started.
   ///
@@ -21,10 +24,15 @@ final class Console {
     return refreshes
   }
 
-  /// Whether no refresh was started after refresh `number`: only the latest
-  /// refresh answers.
+  /// Whether refresh `number` answers: only the latest one does, and none
+  /// once the session has ended.
   func isLatestRefresh(_ number: Int) -> Bool {
-    number == refreshes
+    number == refreshes && !hasEnded
+  }
+
+  /// Ends the session: nothing answers after this.
+  func end() {
+    hasEnded = true
   }
 
   /// Notes that a line was read: its end moved the cursor to a new line.
