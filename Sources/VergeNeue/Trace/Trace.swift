@@ -76,8 +76,8 @@ public final class Trace: Sendable {
   ) throws(TraceError) {
     var header = TraceRecord(kind: "header")
     header.store = "\(type(of: store))"
-    header.stateType = "\(Feature.State.self)"
-    header.actionType = "\(Feature.Action.self)"
+    header.stateType = Self.typeName(Feature.State.self)
+    header.actionType = Self.typeName(Feature.Action.self)
     try self.init(url: url, header: header, options: options)
     let writer = writer
     let rendering = writer.renderer
@@ -157,7 +157,7 @@ public final class Trace: Sendable {
   ) throws(TraceError) {
     var header = TraceRecord(kind: "header")
     header.store = "\(type(of: store))"
-    header.stateType = "\(State.self)"
+    header.stateType = Self.typeName(State.self)
     try self.init(url: url, header: header, options: options)
     let writer = writer
     let rendering = writer.renderer
@@ -224,4 +224,15 @@ private struct Tracking: Sendable {
   var lastAction: Int?
   /// Effect tasks that ended after being cancelled, until their end event.
   var cancelled: Set<UInt64> = []
+}
+
+extension Trace {
+  /// A type's name as its declaration nests it, without the module:
+  /// `InboxFeature.Action`, where `"\(type)"` would say only `Action`, the
+  /// same for every enum-action feature.
+  static func typeName(_ type: Any.Type) -> String {
+    let qualified = String(reflecting: type)
+    guard let dot = qualified.firstIndex(of: "."), !qualified[..<dot].contains("<") else { return qualified }
+    return String(qualified[qualified.index(after: dot)...])
+  }
 }

@@ -113,7 +113,8 @@ final class TraceTests: XCTestCase {
     XCTAssertEqual(header["kind"] as? String, "header")
     XCTAssertEqual(header["format"] as? String, "verge-trace")
     XCTAssertEqual(header["version"] as? Int, 1)
-    XCTAssertEqual(header["actionType"] as? String, "\(InboxFeature.Action.self)")
+    XCTAssertEqual(header["actionType"] as? String, "InboxFeature.Action")
+    XCTAssertEqual(header["stateType"] as? String, "InboxFeature.State")
 
     let actions = records.filter { $0["kind"] as? String == "action" }
     XCTAssertEqual(actions.map { $0["name"] as? String }, ["load", "loaded", "markRead", "hang", "hang", "failing"])
