@@ -36,7 +36,7 @@ extension StateCore {
   func commit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     if Self.isLarge {
       return try commitLarge(trace: trace, countAfter: &countAfter, body)
@@ -63,7 +63,7 @@ extension StateCore {
   /// never comes here: it goes straight to `commitLarge`.
   @inline(never)
   func commitSmallOutOfLine<Result>(
-    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (inout InoutRef<Value>) -> Result
+    trace: () -> CommitTrace, countAfter: inout UInt64, _ body: (InoutRef<Value>) -> Result
   ) -> Result {
     commit(trace: trace(), countAfter: &countAfter, body)
   }
@@ -77,7 +77,7 @@ extension StateCore {
     marks: UnsafeMutablePointer<ThreadMarks>,
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     // Whether anyone receives values is read without the lock: a hint, as a
     // subscriber may come or go right after.
@@ -182,7 +182,7 @@ extension StateCore {
     marks: UnsafeMutablePointer<ThreadMarks>,
     trace: @autoclosure () -> CommitTrace,
     countAfter: inout UInt64,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var notify = false
     let result = try withStorage(as: marks, "commit") { (storage) throws(Failure) -> Result in
@@ -230,7 +230,7 @@ extension StateCore {
   func commitLarge<Result, Failure: Error>(
     trace: () -> CommitTrace,
     countAfter: inout UInt64,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     let marks = ThreadIdentity.marks(key: marksKey)
     defer {
@@ -283,7 +283,7 @@ extension StateCore {
   func apply<Result, Failure: Error>(
     _ storage: inout Storage,
     trace: () -> CommitTrace,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool, Value?) {
     let previous: Value? = storage.keepsPrevious ? storage.value : nil
     let (result, written) = try mutate(&storage, body)
@@ -347,7 +347,7 @@ extension StateCore {
   @inlinable @inline(__always)
   func mutate<Result, Failure: Error>(
     _ storage: inout Storage,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> (Result, Bool) {
     var written = false
     let result: Result
@@ -355,8 +355,7 @@ extension StateCore {
       // Cannot throw: mutate the stored value itself, with no copy.
       result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
         try withUnsafeMutablePointer(to: &storage.value) { (value) throws(Failure) -> Result in
-          var ref = InoutRef(value, written: written)
-          return try body(&ref)
+          try body(InoutRef(value, written: written))
         }
       }
     } else if Self.isLarge {
@@ -369,8 +368,7 @@ extension StateCore {
         draft.deallocate()
       }
       result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
-        var ref = InoutRef(draft, written: written)
-        return try body(&ref)
+        try body(InoutRef(draft, written: written))
       }
       // Memory to memory: a `swap` or an assignment would go through a
       // state-sized temporary.
@@ -394,13 +392,12 @@ extension StateCore {
   static func mutateDraft<Result, Failure: Error>(
     _ value: inout Value,
     written: inout Bool,
-    _ body: (inout InoutRef<Value>) throws(Failure) -> Result
+    _ body: (InoutRef<Value>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var draft = value
     let result = try withUnsafeMutablePointer(to: &written) { (written) throws(Failure) -> Result in
       try withUnsafeMutablePointer(to: &draft) { (draft) throws(Failure) -> Result in
-        var ref = InoutRef(draft, written: written)
-        return try body(&ref)
+        try body(InoutRef(draft, written: written))
       }
     }
     if written { value = draft }

@@ -189,7 +189,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
     file: StaticString = #fileID,
     function: StaticString = #function,
     line: UInt = #line,
-    _ body: (inout InoutRef<State>) throws(Failure) -> Result
+    _ body: (InoutRef<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     var countAfter: UInt64 = 0
     return try core.commit(
@@ -230,7 +230,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   @inlinable @inline(__always)
   package func countedCommit<Result, Failure: Error>(
     trace: @autoclosure () -> CommitTrace,
-    _ body: (inout InoutRef<State>) throws(Failure) -> Result
+    _ body: (InoutRef<State>) throws(Failure) -> Result
   ) throws(Failure) -> (result: Result, changeCount: UInt64) {
     var count: UInt64 = 0
     let result = try core.commit(trace: trace(), countAfter: &count, body)
@@ -250,7 +250,7 @@ public final class Store<State: Equatable & Sendable, Activity: Sendable>: Senda
   /// - Returns: What `body` returned, and the change count after the commit.
   package func commitOutOfLine<Result>(
     trace: @autoclosure () -> CommitTrace,
-    _ body: (inout InoutRef<State>) -> Result
+    _ body: (InoutRef<State>) -> Result
   ) -> (result: Result, changeCount: UInt64) {
     var count: UInt64 = 0
     // A large state goes straight to `commitLarge`, a small one through a

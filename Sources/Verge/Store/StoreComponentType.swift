@@ -49,7 +49,7 @@ extension StoreComponentType {
     file: StaticString = #fileID,
     function: StaticString = #function,
     line: UInt = #line,
-    _ body: (inout InoutRef<State>) throws(Failure) -> Result
+    _ body: (InoutRef<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     try store.commit(name, file: file, function: function, line: line, body)
   }
