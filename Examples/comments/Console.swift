@@ -14,7 +14,7 @@ final class Console {
   private var refreshes = 0
   /// Whether the session has ended (`quit` or the end of input): a refresh
   /// that ends after that does not answer.
-  private(set) var hasEnded = false
+  private var hasEnded = false
 
   /// Counts a refresh started.
   ///

@@ -79,11 +79,8 @@ public struct TestFailureReporter: Sendable {
     TestFailureReporter(
       location: { message, location in
         #if canImport(Testing)
-          if Test.current != nil {
-            recordIssue(message, at: location)
-            return
-          }
           recordIssue(message, at: location)
+          if Test.current != nil { return }
         #endif
         XCTFail(message, file: location.filePath, line: location.line)
       },
